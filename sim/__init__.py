@@ -1,0 +1,1 @@
+"""courtsim simulation engines: shared machinery in sim.core, one package per game."""

@@ -1,0 +1,1 @@
+"""Game-independent engine pieces: random streams, batch runner, result schema, progress."""

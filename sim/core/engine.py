@@ -1,0 +1,61 @@
+"""The contract between a game engine and the game-independent runner, CLI and reports.
+
+A game package (``sim.louis_xiv``, ``sim.heads_of_state``) exposes one object satisfying
+:class:`GameEngine`; ``sim.registry`` maps CLI names ("louis-xiv") to them. The runner knows
+nothing about any game: it slices ``range(n_games)`` into chunks, calls ``play_chunk`` (in
+joblib workers), and streams every returned table to Parquet.
+
+Determinism: ``play_chunk(..., first_game=a, n_games=n)`` must return exactly the rows that
+games ``a .. a+n-1`` would produce in any other chunking, because every random stream is keyed
+by (seed, game index, source) (see ``sim.core.random_streams``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+
+class ConfigError(Exception):
+    """A user-facing configuration problem; the CLI prints ``str(error)`` as one line and
+    exits non-zero. The message names the file, the key, what was expected and what was found."""
+
+
+@dataclass(frozen=True)
+class BotSeat:
+    """A resolved bot: its display name, compiled policy family id and parameter vector."""
+    name: str
+    family: int
+    params: np.ndarray  # float64 vector, meaning defined by the family (strategies/<game>.py)
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Everything that defines a game apart from players and seed: validated component data
+    (as arrays for the kernel), the rule switches, and where they came from (for run.yaml)."""
+    game: str                     # CLI name, e.g. "louis-xiv"
+    data: Any                     # kernel-ready arrays (a namedtuple of numpy arrays)
+    rules: np.ndarray             # rule switches as a float64 vector (named indices per game)
+    description: dict = field(default_factory=dict)  # plain data for run.yaml (source file, switches)
+
+
+class GameEngine(Protocol):
+    name: str                         # "louis-xiv"
+    player_counts: tuple[int, ...]    # allowed numbers of players
+    tables: tuple[str, ...]           # names of the tables play_chunk returns, e.g. ("games", "seats", "courtiers")
+
+    def load_setup(self, game_file: str | None = None, rule_overrides: dict | None = None) -> GameSetup:
+        """Read and validate ``configs/games/<game>.yaml`` (or ``game_file``); raise ConfigError."""
+
+    def resolve_bot(self, name: str) -> BotSeat:
+        """A built-in bot by name ("random", "greedy"); raise ConfigError for an unknown one."""
+
+    def play_chunk(self, setup: GameSetup, n_players: int, bots: list[BotSeat], seed: int,
+                   first_game: int, n_games: int) -> dict[str, dict[str, np.ndarray]]:
+        """Play games first_game .. first_game+n_games-1; return {table: {column: array}}.
+        Every table has a ``game_index`` column. One compiled call per chunk, no Python per game."""
+
+    def replay(self, setup: GameSetup, n_players: int, bots: list[BotSeat], seed: int,
+               game_index: int) -> str:
+        """The readable step-by-step log of one game (identical to that game inside any run)."""
