@@ -1,0 +1,327 @@
+"""courtsim command line: parse, validate, delegate to sim.registry / sim.core.runner.
+
+Every user mistake surfaces as a ConfigError (or a pydantic / YAML error from a config file)
+and is printed by ``user_errors`` as ONE line ``error: ...`` on stderr with exit code 2;
+anything else is a bug and keeps its traceback.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+import yaml
+from rich.console import Console
+from rich.table import Table
+
+from sim import registry
+from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
+from sim.core.run_manifest import courtsim_version
+from sim.core.runner import DEFAULT_CHUNK_SIZE, RunResult, run_simulation
+
+USER_ERROR_EXIT = 2
+INTERRUPTED_EXIT = 130
+DEFAULT_BOT = "greedy"
+BENCH_TARGET_SECONDS = 3.0    # default bench length: "a few seconds" whatever the game's speed
+BENCH_CALIBRATION_GAMES = 100
+
+app = typer.Typer(
+    help="Monte Carlo balance analysis for board games (Louis XIV, Heads of State).",
+    no_args_is_help=True, add_completion=False,
+    pretty_exceptions_enable=False,  # real crashes: a plain traceback, no locals full of arrays
+)
+stdout = Console(highlight=False)
+stderr = Console(stderr=True, highlight=False)
+
+
+# ----------------------------------------------------------------------------- error handling
+
+def one_line(error: BaseException) -> str:
+    """A single-line message for a user-facing error (pydantic and YAML ones are multi-line)."""
+    try:
+        from pydantic import ValidationError
+    except ImportError:  # pragma: no cover - pydantic is a dependency
+        ValidationError = ()
+    if ValidationError and isinstance(error, ValidationError):
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}"
+                             for e in error.errors())
+        text = f"invalid {error.title}: {problems}"
+    elif isinstance(error, yaml.YAMLError):
+        text = f"invalid YAML: {error}"
+    else:
+        text = str(error)
+    return " ".join(text.split())
+
+
+def user_error_types() -> tuple[type[BaseException], ...]:
+    from pydantic import ValidationError
+    return (ConfigError, ValidationError, yaml.YAMLError)
+
+
+def user_errors(command):
+    """Decorator for every command: user errors -> one ``error:`` line and exit code 2."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except user_error_types() as error:
+            print(f"error: {one_line(error)}", file=sys.stderr)
+            raise typer.Exit(USER_ERROR_EXIT) from None
+    return wrapper
+
+
+# ----------------------------------------------------------------------------- option parsing
+
+def parse_rules(rules: list[str] | None) -> dict:
+    """``--rule KEY=VALUE`` pairs -> {key: value}; values are read as YAML scalars, so
+    ``3`` is an int, ``0.5`` a float, ``true`` a bool, anything else a string."""
+    overrides = {}
+    for text in rules or []:
+        key, sep, value = text.partition("=")
+        key = key.strip()
+        if not sep or not key or not value.strip():
+            raise ConfigError(f"bad --rule {text!r}: expected KEY=VALUE, e.g. --rule max_rounds=12")
+        if key in overrides:
+            raise ConfigError(f"--rule {key} given twice")
+        try:
+            overrides[key] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            overrides[key] = value.strip()
+    return overrides
+
+
+def check_players(engine: GameEngine, players: int) -> None:
+    if players not in engine.player_counts:
+        counts = ", ".join(map(str, engine.player_counts))
+        raise ConfigError(f"{engine.name} is played by {counts} players, not {players}")
+
+
+def bot_names(bots: str | None, players: int) -> list[str]:
+    """``--bots``: absent -> greedy everywhere; one name -> that bot everywhere; else one per seat."""
+    names = [name.strip() for name in (bots or DEFAULT_BOT).split(",")]
+    if any(not name for name in names):
+        raise ConfigError(f"bad --bots {bots!r}: empty bot name")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise ConfigError(f"--bots names {len(names)} bots ({bots}) but there are {players} players; "
+                          "give one name for every seat or exactly one per player")
+    return names
+
+
+def load_setup(engine: GameEngine, game_file: Path | None, rules: list[str] | None) -> GameSetup:
+    if game_file is not None and not game_file.is_file():
+        raise ConfigError(f"game file {game_file} does not exist")
+    return engine.load_setup(str(game_file) if game_file else None, parse_rules(rules) or None)
+
+
+def prepare_game(game: str, players: int, bots: str | None, game_file: Path | None,
+                 rules: list[str] | None) -> tuple[GameEngine, GameSetup, list[BotSeat]]:
+    """Everything every command needs, validated in the order a user would fix it."""
+    engine = registry.get_engine(game)
+    check_players(engine, players)
+    names = bot_names(bots, players)
+    setup = load_setup(engine, game_file, rules)
+    return engine, setup, [engine.resolve_bot(name) for name in names]
+
+
+# ----------------------------------------------------------------------------- shared options
+
+GameArg = Annotated[str, typer.Argument(help="Game name (see `courtsim games`).", show_default=False)]
+PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="Number of players.")]
+BotsOpt = Annotated[Optional[str], typer.Option(
+    "--bots", help="Comma-separated bot names, one per seat, or one name for every seat "
+                   f"(default: {DEFAULT_BOT}).", show_default=False)]
+GameFileOpt = Annotated[Optional[Path], typer.Option(
+    "--game-file", help="Game component/rules YAML instead of configs/games/<game>.yaml.")]
+RuleOpt = Annotated[Optional[list[str]], typer.Option(
+    "--rule", help="Override a rule switch, KEY=VALUE (repeatable).", show_default=False)]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Experiment seed (0 .. 2**64-1).")]
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        print(f"courtsim {courtsim_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: Annotated[bool, typer.Option(
+        "--version", callback=version_callback, is_eager=True, help="Show the version and exit.")] = False):
+    """Monte Carlo balance analysis for board games (Louis XIV, Heads of State)."""
+
+
+# ----------------------------------------------------------------------------- commands
+
+@app.command()
+@user_errors
+def simulate(
+    game: GameArg,
+    players: PlayersOpt,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play.")],
+    bots: BotsOpt = None,
+    seed: SeedOpt = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (-1: every core).")] = 1,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Games per worker task.")] = DEFAULT_CHUNK_SIZE,
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Run directory (default: runs/<game>).", show_default=False)] = None,
+    game_file: GameFileOpt = None,
+    rule: RuleOpt = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace a different run in --out.")] = False,
+):
+    """Play GAMES games and write every table to Parquet files in --out.
+
+    Example: courtsim simulate louis-xiv --players 4 --games 20000 --jobs 2 --out runs/demo
+    """
+    engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
+    out_dir = out if out is not None else Path("runs") / game
+    try:
+        result = run_simulation(engine, setup, players, seats, seed, games, out_dir, jobs=jobs,
+                                chunk_size=chunk_size, progress=True, overwrite=overwrite,
+                                log=lambda message: print(message, file=sys.stderr))
+    except user_error_types():
+        raise
+    except KeyboardInterrupt:
+        print(f"interrupted: finished chunks are kept in {out_dir}; "
+              "run the same command again to resume", file=sys.stderr)
+        raise typer.Exit(INTERRUPTED_EXIT) from None
+    except Exception:
+        print(f"the run crashed (traceback below); finished chunks are kept in {out_dir}; "
+              "run the same command again to resume", file=sys.stderr)
+        raise
+    print_run_summary(result)
+
+
+def print_run_summary(result: RunResult) -> None:
+    summary = Table(title=f"courtsim run: {result.out_dir}", show_header=False, box=None)
+    summary.add_column(style="bold")
+    summary.add_column()
+    summary.add_row("games", f"{result.n_games:,}")
+    if result.already_complete:
+        summary.add_row("status", "already complete (nothing played)")
+    else:
+        summary.add_row("played", f"{result.games_played:,}"
+                        + (f" ({result.chunks_reused} chunks reused)" if result.chunks_reused else ""))
+        summary.add_row("seconds", f"{result.wall_seconds:,.1f}")
+        summary.add_row("games/s", f"{result.games_per_second:,.0f}")
+    summary.add_row("output", str(result.out_dir))
+    summary.add_row("run.yaml", "configuration, status, timings")
+    for table, path in result.files.items():
+        size = path.stat().st_size / 1e6 if path.exists() else 0.0
+        summary.add_row(path.name, f"{result.rows.get(table, 0):,} rows, {size:,.1f} MB")
+    stdout.print(summary)
+
+
+@app.command()
+@user_errors
+def replay(
+    game: GameArg,
+    seed: Annotated[int, typer.Option("--seed", help="Experiment seed of the run.")],
+    game_index: Annotated[int, typer.Option("--game", help="Index of the game in the run (0-based).")],
+    players: PlayersOpt = 4,
+    bots: BotsOpt = None,
+    game_file: GameFileOpt = None,
+    rule: RuleOpt = None,
+):
+    """Print the step-by-step log of one game (identical to that game in any run).
+
+    Example: courtsim replay louis-xiv --seed 0 --game 17 --players 4
+    """
+    if game_index < 0:
+        raise ConfigError(f"--game must be a game index >= 0, got {game_index}")
+    if not 0 <= seed < 2**64:
+        raise ConfigError(f"--seed must be in [0, 2**64), got {seed}")
+    engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
+    typer.echo(engine.replay(setup, players, seats, seed, game_index))
+
+
+@app.command()
+@user_errors
+def bench(
+    game: GameArg,
+    players: PlayersOpt = 4,
+    games: Annotated[Optional[int], typer.Option(
+        "--games", "-n", help="Games in the timed call (default: about 3 seconds' worth).",
+        show_default=False)] = None,
+    bots: BotsOpt = None,
+    seed: SeedOpt = 0,
+    game_file: GameFileOpt = None,
+    rule: RuleOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Last stdout line: one JSON object.")] = False,
+):
+    """Measure games per second per core (single-threaded play_chunk, after a warm-up).
+
+    The warm-up call excludes numba compilation / cache loading from the timing.
+
+    Example: courtsim bench louis-xiv --players 4 --json
+    """
+    if games is not None and games < 1:
+        raise ConfigError(f"--games must be at least 1, got {games}")
+    engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
+    limit_numba_to_one_thread()
+    warm_up_started = time.perf_counter()
+    engine.play_chunk(setup, players, seats, seed, 0, 2)
+    warm_up_seconds = time.perf_counter() - warm_up_started
+    if games is None:
+        games = games_for_target_time(engine, setup, players, seats, seed)
+    started = time.perf_counter()
+    engine.play_chunk(setup, players, seats, seed, 0, games)
+    seconds = time.perf_counter() - started
+    report = {
+        "game": game, "players": players, "bots": [seat.name for seat in seats], "seed": seed,
+        "games": games, "seconds": round(seconds, 4),
+        "games_per_second_per_core": round(games / seconds, 1) if seconds > 0 else None,
+        "warmup_seconds": round(warm_up_seconds, 3),
+        "numba_disable_jit": os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"),
+        "courtsim_version": courtsim_version(),
+    }
+    if as_json:
+        print(json.dumps(report))
+    else:
+        stdout.print(f"{game}, {players} players, {games:,} games in {seconds:.2f} s "
+                     f"(warm-up {warm_up_seconds:.2f} s): "
+                     f"[bold]{report['games_per_second_per_core']:,.0f} games/s per core[/bold]", soft_wrap=True)
+
+
+def games_for_target_time(engine: GameEngine, setup: GameSetup, players: int,
+                          seats: list[BotSeat], seed: int) -> int:
+    """A game count the timed call needs ~BENCH_TARGET_SECONDS for, from a short calibration
+    call, rounded to two significant digits so repeated benches usually time the same games."""
+    started = time.perf_counter()
+    engine.play_chunk(setup, players, seats, seed, 0, BENCH_CALIBRATION_GAMES)
+    rate = BENCH_CALIBRATION_GAMES / max(time.perf_counter() - started, 1e-6)
+    games = max(BENCH_CALIBRATION_GAMES, min(int(rate * BENCH_TARGET_SECONDS), 5_000_000))
+    digits = len(str(games)) - 2
+    return round(games, -digits) if digits > 0 else games
+
+
+def limit_numba_to_one_thread() -> None:
+    """Per-core figures must not include numba's own threads (parallel=True kernels)."""
+    try:
+        import numba
+        numba.set_num_threads(1)
+    except (ImportError, ValueError, RuntimeError):
+        pass
+
+
+@app.command("games")
+@user_errors
+def list_games():
+    """List the registered games and their player counts."""
+    listing = Table("game", "players", "tables")
+    for name in registry.known_games():
+        try:
+            engine = registry.get_engine(name)
+            listing.add_row(name, ", ".join(map(str, engine.player_counts)), ", ".join(engine.tables))
+        except ConfigError as error:
+            listing.add_row(name, "-", f"({one_line(error)})")
+    stdout.print(listing)
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,118 @@
+"""Parquet storage of simulation results: chunk parts, atomic writes, streaming merge.
+
+A run directory looks like::
+
+    <out>/run.yaml                        configuration, status, timings (sim.core.run_manifest)
+    <out>/<table>.parquet                 one file per table, rows in game order (when complete)
+    <out>/parts/<table>/chunk-<first_game:012d>.parquet   while the run is in progress
+
+Parts are written by the joblib workers themselves, so the parent process never holds more
+than one chunk's worth of rows; the final merge streams them one part at a time.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+PARTS_DIR = "parts"
+COMPRESSION = "zstd"
+GAME_INDEX = "game_index"
+
+
+def part_path(out_dir: Path, table: str, first_game: int) -> Path:
+    """Where one chunk's rows of one table live until the final merge. The zero-padded first
+    game makes lexical order equal game order."""
+    return Path(out_dir) / PARTS_DIR / table / f"chunk-{first_game:012d}.parquet"
+
+
+def table_path(out_dir: Path, table: str) -> Path:
+    """The merged, final file of one table."""
+    return Path(out_dir) / f"{table}.parquet"
+
+
+def temporary_name(path: Path) -> Path:
+    """A hidden sibling of ``path`` unique to this process, so concurrent writers never clash
+    and a crash leaves only an obviously-temporary file behind."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def columns_to_arrow(table: str, columns: dict[str, np.ndarray], first_game: int,
+                     n_games: int) -> pa.Table:
+    """Check one table returned by ``play_chunk`` against the engine contract and convert it,
+    rows stably sorted by ``game_index``.
+
+    Sorting makes the row order independent of the chunking even if a kernel emits rows in
+    another order (e.g. seat-major); engines that already emit game order pay one cheap check.
+    """
+    if GAME_INDEX not in columns:
+        raise ValueError(f"engine contract: table {table!r} has no {GAME_INDEX!r} column "
+                         f"(columns: {sorted(columns)})")
+    arrays = {name: np.asarray(values) for name, values in columns.items()}
+    lengths = {name: values.shape for name, values in arrays.items()}
+    n_rows = len(arrays[GAME_INDEX])
+    if any(values.ndim != 1 or len(values) != n_rows for values in arrays.values()):
+        raise ValueError(f"engine contract: columns of table {table!r} must be 1-D arrays of "
+                         f"equal length, got shapes {lengths}")
+    game_index = arrays[GAME_INDEX]
+    if n_rows and (game_index.min() < first_game or game_index.max() >= first_game + n_games):
+        raise ValueError(f"engine contract: table {table!r} has game_index outside "
+                         f"[{first_game}, {first_game + n_games}) for that chunk")
+    if n_rows > 1 and np.any(game_index[1:] < game_index[:-1]):
+        order = np.argsort(game_index, kind="stable")
+        arrays = {name: values[order] for name, values in arrays.items()}
+    return pa.table(arrays)
+
+
+def write_parquet_atomically(arrow_table: pa.Table, path: Path) -> None:
+    """Write to a temporary name, then rename: a reader (or a resumed run) sees either no file
+    or a complete one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = temporary_name(path)
+    try:
+        pq.write_table(arrow_table, temporary, compression=COMPRESSION)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def merge_parts(parts: list[Path], destination: Path) -> int:
+    """Concatenate ``parts`` (already in game order) into ``destination``, one part in memory
+    at a time; return the number of rows. Later parts are cast to the first part's schema so a
+    kernel returning e.g. int32 in one chunk and int64 in another still gives one clean file."""
+    temporary = temporary_name(destination)
+    rows = 0
+    writer = None
+    try:
+        for part in parts:
+            arrow_table = pq.read_table(part)
+            if writer is None:
+                writer = pq.ParquetWriter(temporary, arrow_table.schema, compression=COMPRESSION)
+            elif arrow_table.schema != writer.schema:
+                arrow_table = arrow_table.cast(writer.schema)
+            writer.write_table(arrow_table)
+            rows += arrow_table.num_rows
+        if writer is not None:
+            writer.close()
+            writer = None
+            os.replace(temporary, destination)
+    finally:
+        if writer is not None:
+            writer.close()
+        temporary.unlink(missing_ok=True)
+    return rows
+
+
+def remove_stale_temporaries(directory: Path) -> None:
+    """Delete temporary files a crashed writer may have left under ``directory``."""
+    if directory.exists():
+        for leftover in directory.rglob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
+
+
+def read_table(out_dir: Path, table: str) -> pa.Table:
+    """Load one finished table of a run directory (for reports and tests)."""
+    return pq.read_table(table_path(out_dir, table))

@@ -1,0 +1,191 @@
+"""Option 2, steps 2-3 (§4.4): betrayal plays (assassins and country cards) and refilling.
+
+WHERE THE ASSASSIN ODDS ARE DECIDED: :func:`assassination_succeeds` (the bag draw of §4.4 step 3,
+``own_cubes`` of the active player + ``target_cubes`` of the victim, data key ``assassin_bag``;
+default 3 + 1 -> P(success) = 3/4). Country cards always succeed.
+"""
+from numba import njit
+
+from sim.core.random_streams import below
+from sim.heads_of_state.bots import D_BPLAY, D_REFILL, choose
+from sim.heads_of_state.events import (EV_BAG, EV_BPLAY, EV_KILL, EV_LEAVE_EMPTY, K_BETRAYAL_N,
+                                       K_OVERFLOW, OVERFLOW_BETRAYALS, OVERFLOW_MOVES, trace)
+from sim.heads_of_state.nobles import can_pay, raise_noble
+from sim.heads_of_state.state import (ASSASSIN, CAPITAL, N_RANKS, RNG_ASSASSIN_BAG, S_GAME_INDEX,
+                                      S_ROUND)
+from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_A, B_CARD_B,
+                                       B_CARD_TYPE, B_CARDS_SPENT, B_COUNTRY, B_GAME_INDEX,
+                                       B_ROUND, B_SEAT, B_SUCCESS, B_TARGET_RANK, B_TARGET_SEAT)
+
+CARD_ASSASSIN, CARD_SINGLE_COUNTRY, CARD_DOUBLE_COUNTRY = 0, 1, 2
+
+
+@njit(cache=True)
+def assassination_succeeds(st, d):
+    """§4.4 step 3 -- the assassin odds: draw one cube uniformly from a bag holding ``own_cubes``
+    cubes of the active player and ``target_cubes`` of the target's owner; own cube = success."""
+    return below(st.streams, RNG_ASSASSIN_BAG, d.own_cubes + d.target_cubes) < d.own_cubes
+
+
+@njit(cache=True)
+def can_refill(st, d, cx, p, box):
+    """p could raise a noble in ``box`` once it is vacated (a rank the box shows, tile, payment)."""
+    for rank in range(N_RANKS):
+        if (d.box_ranks[box] >> rank) & 1 and st.tiles[p, rank] > 0 and can_pay(st, d, cx, p, rank):
+            return True
+    return False
+
+
+@njit(cache=True)
+def list_betrayal_plays(st, d, cx, p, left_empty):
+    """§4.4 step 2: every (target box, cards) p may play now, plus a final 'stop' row.
+    Province: exactly 1 assassin or 1 card usable for its country; capital: exactly 2 assassins or
+    2 cards usable for its country (Q9: never mixed, Q10: never 2 on a province). A noble can be
+    targeted once per turn; own nobles never. Q8 (interleaved): once a vacated box was left empty,
+    a play is only legal if p could refill the target's box."""
+    mv = cx.moves
+    cap = mv.shape[0] - 1
+    n = 0
+    n_types = st.bhand.shape[1]
+    for box in range(d.box_region.shape[0]):
+        owner = st.box_owner[box]
+        if owner < 0 or owner == p or st.targeted[box] != 0:
+            continue
+        if left_empty != 0 and not can_refill(st, d, cx, p, box):
+            continue
+        region = d.box_region[box]
+        country = d.region_country[region]
+        capital = d.region_type[region] == CAPITAL
+        if capital:
+            if st.bhand[p, ASSASSIN] >= 2 and n < cap:
+                mv[n, 0] = box
+                mv[n, 1] = ASSASSIN
+                mv[n, 2] = ASSASSIN
+                n += 1
+            for t1 in range(1, n_types):
+                if (d.btype_mask[t1] >> country) & 1 == 0 or st.bhand[p, t1] == 0:
+                    continue
+                for t2 in range(t1, n_types):
+                    if (d.btype_mask[t2] >> country) & 1 == 0:
+                        continue
+                    if (t1 == t2 and st.bhand[p, t1] >= 2) or (t1 != t2 and st.bhand[p, t2] >= 1):
+                        if n < cap:
+                            mv[n, 0] = box
+                            mv[n, 1] = t1
+                            mv[n, 2] = t2
+                            n += 1
+        else:
+            if st.bhand[p, ASSASSIN] >= 1 and n < cap:
+                mv[n, 0] = box
+                mv[n, 1] = ASSASSIN
+                mv[n, 2] = -1
+                n += 1
+            for t in range(1, n_types):
+                if (d.btype_mask[t] >> country) & 1 and st.bhand[p, t] >= 1 and n < cap:
+                    mv[n, 0] = box
+                    mv[n, 1] = t
+                    mv[n, 2] = -1
+                    n += 1
+    if n >= cap:
+        cx.counters[K_OVERFLOW] |= OVERFLOW_MOVES
+    mv[n, 0] = -1
+    mv[n, 1] = -1
+    mv[n, 2] = -1
+    return n + 1
+
+
+@njit(cache=True)
+def card_kind(d, t):
+    if t == ASSASSIN:
+        return CARD_ASSASSIN
+    m = d.btype_mask[t]
+    return CARD_SINGLE_COUNTRY if (m & (m - 1)) == 0 else CARD_DOUBLE_COUNTRY
+
+
+@njit(cache=True)
+def kill_noble(st, d, cx, box):
+    """§4.4 step 5 / §4.7: the tile goes face down onto the region's hexagon; the box is empty."""
+    owner = st.box_owner[box]
+    rank = st.box_rank[box]
+    st.dead[owner, d.box_region[box], rank] += 1
+    st.lost[owner] += 1
+    st.box_owner[box] = -1
+    st.box_rank[box] = -1
+    st.vacated[box] = 1
+    trace(cx, EV_KILL, owner, box, rank)
+
+
+@njit(cache=True)
+def betrayal_plays(st, d, cx, p):
+    """§4.4 steps 2-3 with the interleaved refill procedure (Q8 default, Q33)."""
+    st.vacated[:] = 0
+    st.targeted[:] = 0
+    left_empty = 0
+    mv = cx.moves
+    while True:
+        n = list_betrayal_plays(st, d, cx, p, left_empty)
+        i = choose(st, d, cx, p, D_BPLAY, n)
+        box = mv[i, 0]
+        if box < 0:
+            return
+        card_a = mv[i, 1]
+        card_b = mv[i, 2]
+        owner = st.box_owner[box]
+        rank = st.box_rank[box]
+        region = d.box_region[box]
+        st.targeted[box] = 1
+        st.bhand[p, card_a] -= 1                   # step 4: cards go to the discard pile
+        st.bdiscard[card_a] += 1
+        spent = 1
+        kind = card_kind(d, card_a)
+        if card_b >= 0:
+            st.bhand[p, card_b] -= 1
+            st.bdiscard[card_b] += 1
+            spent = 2
+            if card_kind(d, card_b) == CARD_DOUBLE_COUNTRY:
+                kind = CARD_DOUBLE_COUNTRY
+        trace(cx, EV_BPLAY, p, box, card_a * 100 + card_b + 1)
+        if card_a == ASSASSIN:
+            success = assassination_succeeds(st, d)
+            trace(cx, EV_BAG, p, 1 if success else 0, owner)
+        else:
+            success = True
+        refilled = 0
+        if success:
+            kill_noble(st, d, cx, box)
+            # step 3: refill now, or leave this box empty if no other box was left empty
+            n = 0
+            for r in range(N_RANKS):
+                if (d.box_ranks[box] >> r) & 1 and st.tiles[p, r] > 0 and can_pay(st, d, cx, p, r):
+                    mv[n, 0] = r
+                    n += 1
+            if left_empty == 0:
+                mv[n, 0] = -1
+                n += 1
+            r = mv[choose(st, d, cx, p, D_REFILL, n), 0] if n > 0 else -1
+            if r >= 0:
+                raise_noble(st, d, cx, p, box, r)
+                refilled = 1
+            else:
+                left_empty = 1
+                trace(cx, EV_LEAVE_EMPTY, p, box, 0)
+        k = cx.counters[K_BETRAYAL_N]
+        cx.counters[K_BETRAYAL_N] = k + 1
+        if k >= cx.betrayals.shape[0]:
+            cx.counters[K_OVERFLOW] |= OVERFLOW_BETRAYALS
+            continue
+        row = cx.betrayals[k]
+        row[B_GAME_INDEX] = st.scal[S_GAME_INDEX]
+        row[B_ROUND] = st.scal[S_ROUND]
+        row[B_SEAT] = p
+        row[B_CARD_TYPE] = kind
+        row[B_CARD_A] = card_a
+        row[B_CARD_B] = card_b
+        row[B_CARDS_SPENT] = spent
+        row[B_TARGET_SEAT] = owner
+        row[B_TARGET_RANK] = rank
+        row[B_CAPITAL] = 1 if d.region_type[region] == CAPITAL else 0
+        row[B_COUNTRY] = d.region_country[region]
+        row[B_BOX] = box
+        row[B_SUCCESS] = 1 if success else 0
+        row[B_BOX_REFILLED] = refilled

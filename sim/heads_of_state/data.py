@@ -1,0 +1,397 @@
+"""Component data: YAML -> pydantic v2 validation -> kernel arrays (``HosData``) + rule vector.
+
+``configs/games/heads_of_state.yaml`` holds every number of the game (rules file Appendix A).
+This module is the one place where YAML names become the integer constants of
+``sim.heads_of_state.state`` (ranks, countries, attributes, betrayal card types) and where
+malformed data is rejected with a one-line :class:`sim.core.engine.ConfigError`
+("<file>: <key>: expected ..., found ...").
+"""
+from __future__ import annotations
+
+import copy
+import math
+from collections import namedtuple
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from sim.core.engine import ConfigError
+from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_ATTRIBUTES, N_CHAR_TYPES,
+                                      N_COUNTRIES, N_RANKS, RANK_NAMES)
+
+DEFAULT_FILE = Path(__file__).resolve().parents[2] / "configs" / "games" / "heads_of_state.yaml"
+
+# --- rule switches: indices into the float64 rules vector (GameSetup.rules) --------------------
+R_FIRST_TURN_REFRESH = 0          # Q3
+R_COURTESAN_ONLY_MISSING = 1      # Q14
+R_LARGE_TOKEN_BY_CARDS = 2        # Q17
+R_BETRAYAL_RESHUFFLE = 3          # Q26: 0 when_deck_empties, 1 when_draw_needed
+R_OPTION2_REFILL = 4              # Q8: 0 interleaved (only one implemented)
+R_OPTION2_TAKE_ORDER = 5          # Q7: 0 betrayal_first (only one implemented)
+R_MIX_ASSASSIN_COUNTRY = 6        # Q9: 0 (only one implemented)
+N_RULES = 7
+RULE_NAMES = ("first_turn_refresh", "courtesan_only_for_missing", "large_token_counts_noble_cards",
+              "betrayal_reshuffle", "option2_refill", "option2_take_order",
+              "mix_assassin_and_country")
+RESHUFFLE_CHOICES = ("when_deck_empties", "when_draw_needed")
+
+HosData = namedtuple("HosData", [
+    # scalars
+    "display_size", "bdisplay_size", "rev_cards", "hand_limit_char", "hand_limit_betrayal",
+    "round_limit_char", "round_limit_betrayal", "option1_take", "option1b_take", "option1b_min",
+    "own_cubes", "target_cubes", "noble_cards_per_rank", "courtesan_max",
+    # ranks / cards
+    "tiles_per_rank", "majority_points", "deck_cards", "deck_len", "recipe", "recipe_size",
+    "courtesan_ok", "btype_mask", "bdeck_init",
+    # map
+    "region_country", "region_type", "region_hex", "region_box", "box_region", "box_ranks",
+    "box_upper", "base_influence", "country_regions", "country_nreg",
+    # tokens / setup
+    "square_tokens", "round_tokens", "large_tokens", "large_n", "first_turn_takes",
+    # derived
+    "hex_key_base",
+])
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Betrayal(_Model):
+    assassin: int
+    single: dict[str, int]
+    double: list[list[str]]
+
+
+class Bag(_Model):
+    own_cubes: int
+    target_cubes: int
+
+
+class Limits(_Model):
+    character: int
+    betrayal: int
+
+
+class Rules(_Model):
+    first_turn_refresh: bool = False
+    courtesan_only_for_missing: bool = False
+    large_token_counts_noble_cards: bool = False
+    option2_refill: str = "interleaved"
+    option2_take_order: str = "betrayal_first"
+    mix_assassin_and_country: bool = False
+
+
+class HosFile(_Model):
+    ranks: list[str]
+    countries: list[str]
+    tiles_per_colour: dict[str, int]
+    noble_cards_per_rank: int
+    majority_points: dict[str, int]
+    attributes: list[str]
+    wild: str
+    character_counts: dict[str, int]
+    marks_per_type: dict[str, int]
+    removed_marks_by_players: dict[int, list[str]]
+    recipes: dict[str, list[str]]
+    courtesan_max_per_noble: int
+    courtesan_forbidden: list[str]
+    betrayal: Betrayal
+    assassin_bag: Bag
+    regions: dict[str, list[Any]]
+    base_influence: dict[str, int]
+    gb_capital_box_ranks: list[str]
+    square_tokens: dict[str, list[int]]
+    round_tokens: dict[str, list[int]]
+    large_tokens: dict[str, list[int]]
+    rounds: list[int]
+    display_size: int
+    betrayal_display_size: int
+    revolution_deck_cards: int
+    hand_limit_turn_end: Limits
+    hand_limit_round_start: Limits
+    option1_take: int
+    option1b_take: int
+    option1b_min_regular_deck: int
+    betrayal_reshuffle: str
+    first_turn_takes: dict[int, list[int]]
+    rules: Rules = Rules()
+
+    @field_validator("noble_cards_per_rank", "display_size", "betrayal_display_size",
+                     "revolution_deck_cards", "option1_take", "option1b_take")
+    @classmethod
+    def _positive(cls, v):
+        if v < 1:
+            raise ValueError(f"a positive integer, found {v}")
+        return v
+
+
+def _fail(file, key, expected, found):
+    raise ConfigError(f"{file}: {key}: expected {expected}, found {found!r}")
+
+
+def _set_dotted(raw: dict, key: str, value):
+    parts = key.split(".")
+    node = raw
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+    node[parts[-1]] = value
+
+
+def read_yaml(game_file=None, overrides=None) -> tuple[dict, str]:
+    path = Path(game_file) if game_file else DEFAULT_FILE
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: (file): expected an existing YAML file, found nothing") from None
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{path}: (file): expected valid YAML, found {str(error).splitlines()[0]}") from None
+    if not isinstance(raw, dict):
+        _fail(path, "(top level)", "a mapping", type(raw).__name__)
+    raw = copy.deepcopy(raw)
+    for key, value in (overrides or {}).items():
+        if key in RULE_NAMES and key != "betrayal_reshuffle":
+            key = "rules." + key
+        _set_dotted(raw, key, value)
+    return raw, str(path)
+
+
+def load_data(game_file=None, overrides=None):
+    """Validate the YAML; return (HosData, rules vector, description dict)."""
+    raw, file = read_yaml(game_file, overrides)
+    try:
+        f = HosFile.model_validate(raw)
+    except ValidationError as error:
+        err = error.errors()[0]
+        key = ".".join(str(x) for x in err["loc"]) or "(top level)"
+        raise ConfigError(f"{file}: {key}: expected {err['msg']}, found {err.get('input')!r}"[:400]) from None
+    return build(f, file)
+
+
+def _rank(file, key, name):
+    if name not in RANK_NAMES:
+        _fail(file, key, f"a rank in {list(RANK_NAMES)}", name)
+    return RANK_NAMES.index(name)
+
+
+def build(f: HosFile, file: str):
+    i64 = np.int64
+    # --- structural names must match the kernel constants (state.py) ---------------------------
+    if tuple(f.ranks) != RANK_NAMES:
+        _fail(file, "ranks", list(RANK_NAMES), f.ranks)
+    if tuple(f.countries) != COUNTRY_NAMES:
+        _fail(file, "countries", list(COUNTRY_NAMES), f.countries)
+    if len(f.attributes) != N_ATTRIBUTES or len(set(f.attributes)) != N_ATTRIBUTES:
+        _fail(file, "attributes", f"{N_ATTRIBUTES} distinct names", f.attributes)
+    if f.wild in f.attributes:
+        _fail(file, "wild", "a name distinct from the attributes", f.wild)
+    char_names = list(f.attributes) + [f.wild]
+    # --- ranks -------------------------------------------------------------------------------------
+    tiles = np.zeros(N_RANKS, i64)
+    majority = np.zeros(N_RANKS, i64)
+    for key, table, target in (("tiles_per_colour", f.tiles_per_colour, tiles),
+                               ("majority_points", f.majority_points, majority)):
+        if set(table) != set(RANK_NAMES):
+            _fail(file, key, f"one value for each rank {list(RANK_NAMES)}", sorted(table))
+        for name, value in table.items():
+            if value < 0:
+                _fail(file, f"{key}.{name}", "a non-negative integer", value)
+            target[RANK_NAMES.index(name)] = value
+    for name, value in f.majority_points.items():
+        if value % 2:
+            _fail(file, f"majority_points.{name}", "an even number (two tied players score half)", value)
+    # --- character deck per player count (§1.3, H8, H9) -------------------------------------------
+    if set(f.character_counts) != set(char_names):
+        _fail(file, "character_counts", f"one count for each of {char_names}", sorted(f.character_counts))
+    marks = {int(k): v for k, v in f.marks_per_type.items()}
+    if set(f.removed_marks_by_players) != {2, 3, 4, 5}:
+        _fail(file, "removed_marks_by_players", "keys 2, 3, 4, 5", sorted(f.removed_marks_by_players))
+    max_cards = sum(f.character_counts.values())
+    deck_cards = np.full((MAX_PLAYERS + 1, max_cards), -1, i64)
+    deck_len = np.zeros(MAX_PLAYERS + 1, i64)
+    for n, removed in f.removed_marks_by_players.items():
+        removed_per_type = 0
+        for mark in removed:
+            if int(mark) not in marks:
+                _fail(file, f"removed_marks_by_players.{n}", f"marks among {sorted(marks)}", mark)
+            removed_per_type += marks[int(mark)]
+        k = 0
+        for t, name in enumerate(char_names):
+            count = f.character_counts[name]
+            if count < sum(marks.values()):
+                _fail(file, f"character_counts.{name}", f">= {sum(marks.values())} (marked cards)", count)
+            for _ in range(count - removed_per_type):
+                deck_cards[n, k] = t
+                k += 1
+        deck_len[n] = k
+    # --- recipes (§1.4) ----------------------------------------------------------------------------
+    if set(f.recipes) != set(RANK_NAMES):
+        _fail(file, "recipes", f"one recipe for each rank {list(RANK_NAMES)}", sorted(f.recipes))
+    recipe = np.zeros((N_RANKS, N_ATTRIBUTES), i64)
+    for name, attrs in f.recipes.items():
+        if not attrs or len(set(attrs)) != len(attrs) or any(a not in f.attributes for a in attrs):
+            _fail(file, f"recipes.{name}", f"a non-empty list of distinct attributes from {f.attributes}", attrs)
+        for a in attrs:
+            recipe[RANK_NAMES.index(name), f.attributes.index(a)] = 1
+    if f.courtesan_max_per_noble not in (0, 1):
+        _fail(file, "courtesan_max_per_noble", "0 or 1", f.courtesan_max_per_noble)
+    courtesan_ok = np.full(N_RANKS, f.courtesan_max_per_noble, i64)
+    for name in f.courtesan_forbidden:
+        courtesan_ok[_rank(file, "courtesan_forbidden", name)] = 0
+    # --- betrayal deck (§1.5, H10, H11) ------------------------------------------------------------
+    btype_mask = [0]
+    counts = [f.betrayal.assassin]
+    btype_names = ["assassin"]
+    for c, n in f.betrayal.single.items():
+        if c not in COUNTRY_NAMES:
+            _fail(file, "betrayal.single", f"countries in {list(COUNTRY_NAMES)}", c)
+        btype_mask.append(1 << COUNTRY_NAMES.index(c))
+        counts.append(n)
+        btype_names.append(c)
+    for pair in f.betrayal.double:
+        if len(pair) != 2 or pair[0] == pair[1] or any(c not in COUNTRY_NAMES for c in pair):
+            _fail(file, "betrayal.double", "pairs of two different countries", pair)
+        btype_mask.append((1 << COUNTRY_NAMES.index(pair[0])) | (1 << COUNTRY_NAMES.index(pair[1])))
+        counts.append(1)
+        btype_names.append("/".join(pair))
+    if min(counts) < 0 or sum(counts) < 1:
+        _fail(file, "betrayal", "non-negative counts with at least one card", counts)
+    bdeck_init = np.array([t for t, n in enumerate(counts) for _ in range(n)], i64)
+    if f.assassin_bag.own_cubes < 0 or f.assassin_bag.target_cubes < 0 or \
+            f.assassin_bag.own_cubes + f.assassin_bag.target_cubes < 1:
+        _fail(file, "assassin_bag", "non-negative cube counts, at least one cube", f.assassin_bag)
+    # --- map (§2) ------------------------------------------------------------------------------------
+    region_ids = list(f.regions)
+    nr = len(region_ids)
+    region_country = np.zeros(nr, i64)
+    region_type = np.zeros(nr, i64)
+    region_hex = np.zeros(nr, i64)
+    region_box = np.full((nr, 2), -1, i64)
+    box_region, box_ranks, box_upper = [], [], []
+    capitals = [0] * N_COUNTRIES
+    for r, rid in enumerate(region_ids):
+        row = f.regions[rid]
+        key = f"regions.{rid}"
+        if not isinstance(row, list) or len(row) != 5:
+            _fail(file, key, "[country, capital|province, hexagon value, upper box, lower box|null]", row)
+        country, rtype, hexv, upper, lower = row
+        if country not in COUNTRY_NAMES:
+            _fail(file, key, f"a country in {list(COUNTRY_NAMES)}", country)
+        if rtype not in ("capital", "province"):
+            _fail(file, key, "type capital or province", rtype)
+        if not isinstance(hexv, int) or not 0 <= hexv <= 20:
+            _fail(file, key, "an integer hexagon value 0..20", hexv)
+        region_country[r] = COUNTRY_NAMES.index(country)
+        region_type[r] = 1 if rtype == "capital" else 0
+        capitals[region_country[r]] += region_type[r]
+        region_hex[r] = hexv
+        if rid == "GB_CAP":  # Q36: the GB capital's single box may accept a set of ranks
+            upper = list(f.gb_capital_box_ranks)
+        masks = []
+        for b, spec in enumerate((upper, lower)):
+            if spec is None:
+                if b == 0:
+                    _fail(file, key, "an upper box rank", spec)
+                continue
+            names = spec if isinstance(spec, list) else [spec]
+            if not names:
+                _fail(file, key, "a rank or a non-empty list of ranks per box", spec)
+            mask = 0
+            for name in names:
+                mask |= 1 << _rank(file, key, name)
+            masks.append(mask)
+            region_box[r, b] = len(box_region)
+            box_region.append(r)
+            box_ranks.append(mask)
+            box_upper.append(1 if b == 0 else 0)
+        if len(masks) == 2 and masks[1].bit_length() > (masks[0] & -masks[0]).bit_length():
+            _fail(file, key, "the upper box to hold the higher rank", [upper, lower])
+    for c, n in enumerate(capitals):
+        if n != 1:
+            _fail(file, "regions", f"exactly one capital in {COUNTRY_NAMES[c]}", n)
+    nreg = np.bincount(region_country, minlength=N_COUNTRIES).astype(i64)
+    if nreg.min() < 1:
+        _fail(file, "regions", "at least one region per country", nreg.tolist())
+    country_regions = np.full((N_COUNTRIES, int(nreg.max())), -1, i64)
+    for c in range(N_COUNTRIES):
+        rs = [r for r in range(nr) if region_country[r] == c]
+        country_regions[c, :len(rs)] = rs
+    hex_key_base = int(nreg.max()) + 1
+    if int(region_hex.max() + 1) * math.log2(hex_key_base) > 62:
+        _fail(file, "regions", "hexagon values small enough for the tie-break key", int(region_hex.max()))
+    if set(f.base_influence) != {"province", "capital"}:
+        _fail(file, "base_influence", "keys province and capital", sorted(f.base_influence))
+    base_influence = np.array([f.base_influence["province"], f.base_influence["capital"]], i64)
+    # --- tokens --------------------------------------------------------------------------------------
+    square = np.zeros((N_COUNTRIES, 2), i64)
+    rounds = np.zeros((N_COUNTRIES, 2), i64)
+    for key, table, target in (("square_tokens", f.square_tokens, square),
+                               ("round_tokens", f.round_tokens, rounds)):
+        if set(table) != set(COUNTRY_NAMES):
+            _fail(file, key, f"one pair for each country {list(COUNTRY_NAMES)}", sorted(table))
+        for c, pair in table.items():
+            if len(pair) != 2:
+                _fail(file, f"{key}.{c}", "[first/higher, second/lower]", pair)
+            target[COUNTRY_NAMES.index(c)] = pair
+    if len(f.rounds) != 3:
+        _fail(file, "rounds", "exactly 3 rounds", f.rounds)
+    large = np.zeros((MAX_PLAYERS + 1, 3), i64)
+    large_n = np.zeros(MAX_PLAYERS + 1, i64)
+    for key in ("default", "two_players"):
+        vals = f.large_tokens.get(key)
+        if vals is None or len(vals) > 3:
+            _fail(file, f"large_tokens.{key}", "a list of at most 3 values", vals)
+    for n in range(2, MAX_PLAYERS + 1):
+        vals = f.large_tokens["two_players" if n == 2 else "default"]
+        large[n, :len(vals)] = vals
+        large_n[n] = len(vals)
+    first = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS), i64)
+    if set(f.first_turn_takes) != {2, 3, 4, 5}:
+        _fail(file, "first_turn_takes", "keys 2, 3, 4, 5", sorted(f.first_turn_takes))
+    for n, takes in f.first_turn_takes.items():
+        if len(takes) != n or min(takes) < 0:
+            _fail(file, f"first_turn_takes.{n}", f"{n} non-negative counts", takes)
+        first[n, :n] = takes
+    for n in range(2, MAX_PLAYERS + 1):
+        need = f.display_size + f.revolution_deck_cards + max(f.option1b_min_regular_deck, 0)
+        if deck_len[n] < need:
+            _fail(file, f"removed_marks_by_players.{n}", f"a deck of at least {need} cards", int(deck_len[n]))
+    if f.betrayal_reshuffle not in RESHUFFLE_CHOICES:
+        _fail(file, "betrayal_reshuffle", " or ".join(RESHUFFLE_CHOICES), f.betrayal_reshuffle)
+    for key, value, allowed in (("rules.option2_refill", f.rules.option2_refill, ("interleaved",)),
+                                ("rules.option2_take_order", f.rules.option2_take_order, ("betrayal_first",)),
+                                ("rules.mix_assassin_and_country", f.rules.mix_assassin_and_country, (False,))):
+        if value not in allowed:
+            _fail(file, key, f"{' or '.join(map(str, allowed))} (the alternative is not implemented)", value)
+    lim_t, lim_r = f.hand_limit_turn_end, f.hand_limit_round_start
+    data = HosData(
+        f.display_size, f.betrayal_display_size, f.revolution_deck_cards, lim_t.character,
+        lim_t.betrayal, lim_r.character, lim_r.betrayal, f.option1_take, f.option1b_take,
+        f.option1b_min_regular_deck, f.assassin_bag.own_cubes, f.assassin_bag.target_cubes,
+        f.noble_cards_per_rank, f.courtesan_max_per_noble,
+        tiles, majority, deck_cards, deck_len, recipe, recipe.sum(axis=1).astype(i64), courtesan_ok,
+        np.array(btype_mask, i64), bdeck_init,
+        region_country, region_type, region_hex, region_box, np.array(box_region, i64),
+        np.array(box_ranks, i64), np.array(box_upper, i64), base_influence, country_regions, nreg,
+        square, rounds, large, large_n, first, hex_key_base,
+    )
+    rules = np.zeros(N_RULES, np.float64)
+    rules[R_FIRST_TURN_REFRESH] = float(f.rules.first_turn_refresh)
+    rules[R_COURTESAN_ONLY_MISSING] = float(f.rules.courtesan_only_for_missing)
+    rules[R_LARGE_TOKEN_BY_CARDS] = float(f.rules.large_token_counts_noble_cards)
+    rules[R_BETRAYAL_RESHUFFLE] = float(RESHUFFLE_CHOICES.index(f.betrayal_reshuffle))
+    description = {
+        "source_file": file,
+        "rules": {name: (f.betrayal_reshuffle if name == "betrayal_reshuffle"
+                         else getattr(f.rules, name)) for name in RULE_NAMES},
+        "region_ids": region_ids,
+        "character_types": char_names,
+        "betrayal_types": btype_names,
+        "box_names": [f"{region_ids[box_region[b]]}.{'upper' if box_upper[b] else 'lower'}"
+                      for b in range(len(box_region))],
+        "rounds": list(f.rounds),
+    }
+    return data, rules, description

@@ -1,0 +1,189 @@
+"""The Heads of State engine (``ENGINE``): setup loading, bots, chunk play and replays.
+
+Public API (sim.core.engine.GameEngine):
+* ``ENGINE.load_setup(game_file=None, rule_overrides=None) -> GameSetup``
+* ``ENGINE.resolve_bot(name) -> BotSeat``                ("random", "greedy")
+* ``ENGINE.play_chunk(setup, n_players, bots, seed, first_game, n_games) -> {table: {col: array}}``
+  tables "games", "seats", "betrayals", "country_scoring" (columns: sim/heads_of_state/tables.py)
+* ``ENGINE.replay(setup, n_players, bots, seed, game_index) -> str``
+Extras: ``ENGINE.trace_events(...) -> int64[n, 4]`` (the raw event codes, used by golden tests).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.heads_of_state import events as ev
+from sim.heads_of_state.bots import GREEDY, RANDOM
+from sim.heads_of_state.data import load_data
+from sim.heads_of_state.kernel import play_chunk_kernel
+from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_COUNTRIES, N_ROUNDS,
+                                      OPTION_NAMES, RANK_NAMES, STEP_NAMES)
+from sim.heads_of_state.tables import (BETRAYALS_COLUMNS, COUNTRY_COLUMNS, GAMES_COLUMNS, N_B, N_C,
+                                       N_G, N_SE, SEATS_COLUMNS)
+from strategies import heads_of_state as strategies
+
+BETRAYALS_PER_GAME = 24    # initial capacity; the chunk is rerun with the exact need on overflow
+TRACE_CAPACITY = 1 << 16
+
+
+def _columns(block, names):
+    return {name: np.ascontiguousarray(block[:, i]) for i, name in enumerate(names)}
+
+
+class HeadsOfStateEngine:
+    name = "heads-of-state"
+    player_counts = (2, 3, 4, 5)
+    tables = ("games", "seats", "betrayals", "country_scoring")
+
+    # ------------------------------------------------------------------------------------------
+    def load_setup(self, game_file: str | None = None, rule_overrides: dict | None = None) -> GameSetup:
+        data, rules, description = load_data(game_file, rule_overrides)
+        return GameSetup(game=self.name, data=data, rules=rules, description=description)
+
+    def resolve_bot(self, name: str) -> BotSeat:
+        return strategies.resolve_bot(name)
+
+    # ------------------------------------------------------------------------------------------
+    def _check(self, n_players, bots):
+        if n_players not in self.player_counts:
+            raise ConfigError(f"players: n_players: expected one of {list(self.player_counts)}, found {n_players!r}")
+        if len(bots) != n_players:
+            raise ConfigError(f"bots: (list): expected {n_players} bots, found {len(bots)}")
+        for bot in bots:
+            if bot.family not in (RANDOM, GREEDY):
+                raise ConfigError(f"bots: {bot.name}: expected a heads-of-state bot family, found {bot.family!r}")
+
+    def _run(self, setup, n_players, bots, seed, first_game, n_games, trace_on=False):
+        self._check(n_players, bots)
+        family = np.array([b.family for b in bots], np.int64)
+        params = np.zeros((n_players, strategies.N_PARAMS), np.float64)
+        for i, b in enumerate(bots):
+            vec = np.asarray(b.params, np.float64)
+            params[i, :min(len(vec), strategies.N_PARAMS)] = vec[:strategies.N_PARAMS]
+        b_cap = max(16, BETRAYALS_PER_GAME * n_games)
+        t_cap = TRACE_CAPACITY if trace_on else 1
+        while True:
+            cx = ev.Ctx(
+                np.asarray(setup.rules, np.float64), family, params,
+                np.zeros((ev.MAX_MOVES, 4), np.int64),
+                np.zeros((n_games, N_G), np.int64), np.zeros((n_games * n_players, N_SE), np.int64),
+                np.zeros((b_cap, N_B), np.int64),
+                np.zeros((n_games * N_ROUNDS * N_COUNTRIES, N_C), np.int64),
+                np.array([0, 0, 0, 1 if trace_on else 0], np.int64), np.zeros(t_cap, np.int64),
+            )
+            stuck = play_chunk_kernel(setup.data, cx, n_players, np.int64(seed), np.int64(first_game),
+                                      np.int64(n_games))
+            flags = cx.counters[ev.K_OVERFLOW]
+            if flags & ev.OVERFLOW_MOVES:
+                raise RuntimeError("heads-of-state: legal-move buffer overflow (raise events.MAX_MOVES)")
+            if flags & ev.OVERFLOW_BETRAYALS:
+                b_cap = int(cx.counters[ev.K_BETRAYAL_N]) + 1   # exact need: rerun the chunk
+                continue
+            if flags & ev.OVERFLOW_TRACE:
+                t_cap *= 4
+                continue
+            break
+        if stuck:
+            raise RuntimeError(f"heads-of-state: {stuck} game(s) exceeded the turn safety net")
+        return cx
+
+    def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
+        cx = self._run(setup, n_players, bots, seed, first_game, n_games)
+        nb = int(cx.counters[ev.K_BETRAYAL_N])
+        return {
+            "games": _columns(cx.games, GAMES_COLUMNS),
+            "seats": _columns(cx.seats, SEATS_COLUMNS),
+            "betrayals": _columns(cx.betrayals[:nb], BETRAYALS_COLUMNS),
+            "country_scoring": _columns(cx.country, COUNTRY_COLUMNS),
+        }
+
+    def trace_events(self, setup, n_players, bots, seed, game_index):
+        cx = self._run(setup, n_players, bots, seed, game_index, 1, trace_on=True)
+        return cx.trace[:cx.counters[ev.K_TRACE_N]].reshape(-1, 4).copy()
+
+    def replay(self, setup, n_players, bots, seed, game_index):
+        events = self.trace_events(setup, n_players, bots, seed, game_index)
+        return "\n".join(decode_events(events, setup.description, [b.name for b in bots]))
+
+
+def decode_events(events, description, bot_names=None):
+    """Readable lines for trace events (code, a, b, c)."""
+    regions = description["region_ids"]
+    boxes = description["box_names"]
+    chars = description["character_types"] + ["REVOLUTION"]
+    btypes = description["betrayal_types"]
+    years = description["rounds"]
+
+    def seat(p):
+        name = f"seat {p}"
+        if bot_names is not None and 0 <= p < len(bot_names):
+            name += f" ({bot_names[p]})"
+        return name
+
+    lines = []
+    for code, a, b, c in events.tolist():
+        if code == ev.EV_GAME_START:
+            lines.append(f"game {b}: {a} players, seed {c}")
+        elif code == ev.EV_ROUND_START:
+            lines.append(f"== round {years[a]} ==")
+        elif code == ev.EV_TURN:
+            lines.append(f"-- turn {c}: {seat(a)} plays {OPTION_NAMES[b]}")
+        elif code == ev.EV_TAKE_DISPLAY:
+            lines.append(f"   {seat(a)} takes {chars[c]} from display slot {b}")
+        elif code == ev.EV_TAKE_DECK:
+            lines.append(f"   {seat(a)} draws {chars[b]} from the deck")
+        elif code == ev.EV_REFRESH:
+            lines.append(f"   {seat(a)} refreshes the display (option 1b)")
+        elif code == ev.EV_RAISE:
+            lines.append(f"   {seat(a)} raises a {RANK_NAMES[c]} in {boxes[b]}")
+        elif code == ev.EV_COURTESAN:
+            lines.append(f"   {seat(a)} pays with a courtesan instead of {chars[b]}")
+        elif code == ev.EV_NO_CARD:
+            lines.append(f"   {seat(a)} gets no {RANK_NAMES[b]} card (pile empty)")
+        elif code == ev.EV_HEXAGON:
+            lines.append(f"   {seat(a)} takes the {regions[b]} hexagon token: +{c}")
+        elif code == ev.EV_SQUARE:
+            lines.append(f"   {seat(a)} takes a {COUNTRY_NAMES[b]} square token: +{c // 100}"
+                         f" ({c % 100} dead tiles return)")
+        elif code == ev.EV_LARGE:
+            lines.append(f"   {seat(a)} has raised all 7 ranks: large round token +{b}")
+        elif code == ev.EV_BTAKE_DISPLAY:
+            lines.append(f"   {seat(a)} takes betrayal card {btypes[c]} from display slot {b}")
+        elif code == ev.EV_BTAKE_DECK:
+            lines.append(f"   {seat(a)} draws betrayal card {btypes[b]}")
+        elif code == ev.EV_BPLAY:
+            card_a, card_b = c // 100, c % 100 - 1
+            cards = btypes[card_a] + (f" + {btypes[card_b]}" if card_b >= 0 else "")
+            lines.append(f"   {seat(a)} plays {cards} on {boxes[b]}")
+        elif code == ev.EV_BAG:
+            lines.append(f"   bag draw: {'own cube - success' if b else 'victim cube - failure'}")
+        elif code == ev.EV_KILL:
+            lines.append(f"   {seat(a)}'s {RANK_NAMES[c]} in {boxes[b]} dies")
+        elif code == ev.EV_LEAVE_EMPTY:
+            lines.append(f"   {seat(a)} leaves {boxes[b]} empty")
+        elif code == ev.EV_DISCARD:
+            lines.append(f"   {seat(a)} discards {chars[b]}")
+        elif code == ev.EV_BDISCARD:
+            lines.append(f"   {seat(a)} discards betrayal card {btypes[b]}")
+        elif code == ev.EV_BRESHUFFLE:
+            lines.append(f"   betrayal discards reshuffled into a deck of {a}")
+        elif code == ev.EV_REVOLUTION:
+            lines.append(f"** revolution card: round {years[a]} ends (during {STEP_NAMES[b]})")
+        elif code == ev.EV_COUNTRY:
+            lines.append(f"   {COUNTRY_NAMES[a]}: 1st {seat(b) if b >= 0 else '-'}, "
+                         f"2nd {seat(c) if c >= 0 else '-'}")
+        elif code == ev.EV_MAJORITY:
+            lines.append(f"   {seat(a)} noble-card majority {RANK_NAMES[b]}: +{c}")
+        elif code == ev.EV_SCORE:
+            lines.append(f"final score {seat(a)}: {b}")
+        elif code == ev.EV_GAME_END:
+            winners = [seat(p) for p in range(MAX_PLAYERS) if a & (1 << p)]
+            how = ("", " (noble-card tie-break)", " (shared)")[c]
+            lines.append(f"winner: {', '.join(winners)}{how}")
+        else:
+            lines.append(f"?? event {code} {a} {b} {c}")
+    return lines
+
+
+ENGINE = HeadsOfStateEngine()

@@ -1,0 +1,51 @@
+"""Trace events (integer codes, decoded by ``engine.replay``) and the per-chunk context.
+
+A traced event is 4 int64 values: (code, a, b, c). Tracing is on when ``cx.counters[K_TRACE_ON]``
+is 1; the kernel never builds strings. ``EVENT_FORMATS`` (Python) says how to print each code.
+"""
+from collections import namedtuple
+
+from numba import njit
+
+(EV_GAME_START, EV_ROUND_START, EV_TURN, EV_TAKE_DISPLAY, EV_TAKE_DECK, EV_REFRESH, EV_RAISE,
+ EV_COURTESAN, EV_HEXAGON, EV_SQUARE, EV_LARGE, EV_BTAKE_DISPLAY, EV_BTAKE_DECK, EV_BPLAY,
+ EV_BAG, EV_KILL, EV_LEAVE_EMPTY, EV_DISCARD, EV_BDISCARD, EV_REVOLUTION, EV_COUNTRY,
+ EV_MAJORITY, EV_GAME_END, EV_BRESHUFFLE, EV_SCORE, EV_NO_CARD) = range(26)
+
+# Python-side formats: (name, text with {p} seat, {a}, {b}, {c} replaced by decoded values)
+EVENT_NAMES = ("game_start", "round_start", "turn", "take_display", "take_deck", "refresh",
+               "raise", "courtesan", "hexagon", "square", "large", "btake_display", "btake_deck",
+               "bplay", "bag", "kill", "leave_empty", "discard", "bdiscard", "revolution",
+               "country", "majority", "game_end", "breshuffle", "score", "no_noble_card")
+
+# counters of the chunk context
+K_BETRAYAL_N, K_TRACE_N, K_OVERFLOW, K_TRACE_ON = range(4)
+OVERFLOW_BETRAYALS, OVERFLOW_TRACE, OVERFLOW_MOVES = 1, 2, 4
+
+Ctx = namedtuple("Ctx", [
+    "rules",       # float64[N_RULES] rule switches (data.R_*)
+    "bot_family",  # int64[n_players]
+    "bot_params",  # float64[n_players, n_params]
+    "moves",       # int64[MAX_MOVES, 4] legal-decision buffer shared by rules and bots
+    "games", "seats", "betrayals", "country",   # output blocks (tables.py columns)
+    "counters",    # int64[4]: betrayal rows used, trace ints used, overflow flags, trace on
+    "trace",       # int64[capacity] event codes
+])
+
+MAX_MOVES = 512
+
+
+@njit(cache=True)
+def trace(cx, code, a, b, c):
+    """Append one event when tracing (a no-op in production runs)."""
+    if cx.counters[K_TRACE_ON] == 0:
+        return
+    n = cx.counters[K_TRACE_N]
+    if n + 4 > cx.trace.shape[0]:
+        cx.counters[K_OVERFLOW] |= OVERFLOW_TRACE
+        return
+    cx.trace[n] = code
+    cx.trace[n + 1] = a
+    cx.trace[n + 2] = b
+    cx.trace[n + 3] = c
+    cx.counters[K_TRACE_N] = n + 4

@@ -1,0 +1,94 @@
+"""The chunk loop: one compiled call plays games first_game .. first_game+n_games-1, each from
+its own random streams (seed, game index, source), and fills the output blocks of ``cx``."""
+from numba import njit
+
+from sim.core.random_streams import seed_streams
+from sim.heads_of_state.decks import build_character_decks, setup_betrayal_deck
+from sim.heads_of_state.events import EV_GAME_END, EV_GAME_START, EV_ROUND_START, EV_SCORE, trace
+from sim.heads_of_state.scoring import find_winners
+from sim.heads_of_state.state import (N_RANKS, N_ROUNDS, N_SCORE_SOURCES, S_ACTIVE, S_GAME_INDEX,
+                                      S_GAME_OVER, S_GAME_ROW, S_N_PLAYERS, S_ROUND, clear_state,
+                                      new_state)
+from sim.heads_of_state.tables import (G_FIRST_WINNER, G_GAME_INDEX, G_N_PLAYERS, G_ROUND_END_STEP,
+                                       G_SEED, G_TURNS_ROUND, G_WINNER_MASK, G_WINNER_TIEBREAK,
+                                       SE_BOT_FAMILY, SE_GAME_INDEX, SE_IS_WINNER, SE_NOBLES_LOST,
+                                       SE_RAISED, SE_SCORE, SE_SCORE_AFTER, SE_SCORE_SRC, SE_SEAT)
+from sim.heads_of_state.turn import play_turn
+
+MAX_TURNS = 5000   # safety net; a game has ~100-150 turns
+
+
+@njit(cache=True)
+def setup_game(st, d, cx, n_players, seed, game_index, row):
+    """§3: empty board, noble card piles, decks, displays; seat 0 starts; round 1589."""
+    clear_state(st)
+    seed_streams(st.streams, seed, game_index)
+    st.scal[S_N_PLAYERS] = n_players
+    st.scal[S_GAME_ROW] = row
+    st.scal[S_GAME_INDEX] = game_index
+    st.scal[S_ACTIVE] = 0
+    st.scal[S_ROUND] = 0
+    st.cards_left[:] = d.noble_cards_per_rank          # step 1
+    for p in range(n_players):                          # step 9
+        for r in range(N_RANKS):
+            st.tiles[p, r] = d.tiles_per_rank[r]
+    build_character_decks(st, d)                        # steps 2-5
+    setup_betrayal_deck(st, d, cx)                      # step 6
+    trace(cx, EV_GAME_START, n_players, game_index, seed)
+    trace(cx, EV_ROUND_START, 0, 0, 0)
+
+
+@njit(cache=True)
+def play_game(st, d, cx):
+    """Turns until the 1789 revolution card (§5.3: exactly three rounds). Returns False if the
+    safety net tripped (never expected)."""
+    for _ in range(MAX_TURNS):
+        play_turn(st, d, cx)
+        if st.scal[S_GAME_OVER] != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def record_game(st, d, cx, seed, row):
+    n_players = st.scal[S_N_PLAYERS]
+    mask, first, code = find_winners(st)
+    g = cx.games[row]
+    g[G_GAME_INDEX] = st.scal[S_GAME_INDEX]
+    g[G_SEED] = seed
+    g[G_N_PLAYERS] = n_players
+    g[G_WINNER_MASK] = mask
+    g[G_FIRST_WINNER] = first
+    g[G_WINNER_TIEBREAK] = code
+    for r in range(N_ROUNDS):
+        g[G_TURNS_ROUND + r] = st.turns_round[r]
+        g[G_ROUND_END_STEP + r] = st.round_step[r]
+    for p in range(n_players):
+        s = cx.seats[row * n_players + p]
+        s[SE_GAME_INDEX] = st.scal[S_GAME_INDEX]
+        s[SE_SEAT] = p
+        s[SE_BOT_FAMILY] = cx.bot_family[p]
+        s[SE_SCORE] = st.score[p]
+        for k in range(N_SCORE_SOURCES):
+            s[SE_SCORE_SRC + k] = st.score_src[p, k]
+        for r in range(N_ROUNDS):
+            s[SE_SCORE_AFTER + r] = st.score_round[p, r]
+        for r in range(N_RANKS):
+            s[SE_RAISED + r] = st.raised[p, r]
+        s[SE_NOBLES_LOST] = st.lost[p]
+        s[SE_IS_WINNER] = 1 if mask & (1 << p) else 0
+        trace(cx, EV_SCORE, p, st.score[p], 0)
+    trace(cx, EV_GAME_END, mask, first, code)
+
+
+@njit(cache=True)
+def play_chunk_kernel(d, cx, n_players, seed, first_game, n_games):
+    """Play a chunk of games; returns the number of games whose safety net tripped (0 expected)."""
+    st = new_state(d)
+    stuck = 0
+    for row in range(n_games):
+        setup_game(st, d, cx, n_players, seed, first_game + row, row)
+        if not play_game(st, d, cx):
+            stuck += 1
+        record_game(st, d, cx, seed, row)
+    return stuck

@@ -1,0 +1,116 @@
+"""Round end (§5): triggered when the revolution card is revealed. Round-end influence scoring
+(§6.4) writes one country_scoring row per country; after 1789 the final scoring (§6.5) ends the
+game; otherwise hands are cut to 6/2 and the character decks and betrayal display are renewed."""
+import numpy as np
+from numba import njit
+
+from sim.heads_of_state.bots import D_BDISCARD, D_DISCARD, choose
+from sim.heads_of_state.decks import build_character_decks, refill_betrayal_display
+from sim.heads_of_state.events import (EV_BDISCARD, EV_COUNTRY, EV_DISCARD, EV_REVOLUTION,
+                                       EV_ROUND_START, trace)
+from sim.heads_of_state.scoring import (TB_NO_CONTEST, add_score, country_influence,
+                                        noble_card_majorities, rank_country, tiebreak_level)
+from sim.heads_of_state.state import (MAX_PLAYERS, N_CHAR_TYPES, N_COUNTRIES, N_ROUNDS, S_GAME_OVER,
+                                      S_GAME_ROW, S_GAME_INDEX, S_N_PLAYERS, S_ROUND,
+                                      SRC_ROUND_INFLUENCE)
+from sim.heads_of_state.tables import (C_BEST_HEX, C_COUNTRY, C_FIRST_POINTS, C_FIRST_SEAT,
+                                       C_FIRST_TIEBREAK, C_GAME_INDEX, C_HEX_KEY, C_INFLUENCE,
+                                       C_ROUND, C_SECOND_POINTS, C_SECOND_SEAT, C_SECOND_TIEBREAK,
+                                       C_TOP_RANK)
+
+
+@njit(cache=True)
+def discard_to_limit(st, d, cx, p, char_limit, betrayal_limit):
+    """§4.5 step 4 and §5.2 step 3a: the owner discards cards of his choice down to the limits."""
+    mv = cx.moves
+    while st.hand[p].sum() > char_limit:
+        n = 0
+        for t in range(N_CHAR_TYPES):
+            if st.hand[p, t] > 0:
+                mv[n, 0] = t
+                n += 1
+        t = mv[choose(st, d, cx, p, D_DISCARD, n), 0]
+        st.hand[p, t] -= 1
+        st.discard[t] += 1
+        trace(cx, EV_DISCARD, p, t, 0)
+    while st.bhand[p].sum() > betrayal_limit:
+        n = 0
+        for t in range(st.bhand.shape[1]):
+            if st.bhand[p, t] > 0:
+                mv[n, 0] = t
+                n += 1
+        t = mv[choose(st, d, cx, p, D_BDISCARD, n), 0]
+        st.bhand[p, t] -= 1
+        st.bdiscard[t] += 1
+        trace(cx, EV_BDISCARD, p, t, 0)
+
+
+@njit(cache=True)
+def round_end_influence_scoring(st, d, cx):
+    """§6.4 for each country with this round's small round tokens; one country_scoring row each."""
+    n_players = st.scal[S_N_PLAYERS]
+    rnd = st.scal[S_ROUND]
+    infl = np.zeros(MAX_PLAYERS, np.int64)
+    top_rank = np.zeros(MAX_PLAYERS, np.int64)
+    best_hex = np.zeros(MAX_PLAYERS, np.int64)
+    hex_key = np.zeros(MAX_PLAYERS, np.int64)
+    order = np.zeros(MAX_PLAYERS, np.int64)
+    for c in range(N_COUNTRIES):
+        country_influence(st, d, c, infl, top_rank, best_hex, hex_key)
+        n = rank_country(st, n_players, infl, top_rank, hex_key, order)
+        row = cx.country[st.scal[S_GAME_ROW] * N_ROUNDS * N_COUNTRIES + rnd * N_COUNTRIES + c]
+        row[C_GAME_INDEX] = st.scal[S_GAME_INDEX]
+        row[C_ROUND] = rnd
+        row[C_COUNTRY] = c
+        for p in range(MAX_PLAYERS):
+            absent = p >= n_players
+            row[C_INFLUENCE + p] = -1 if absent else infl[p]
+            row[C_TOP_RANK + p] = -1 if absent else top_rank[p]
+            row[C_BEST_HEX + p] = -1 if absent else best_hex[p]
+            row[C_HEX_KEY + p] = -1 if absent else hex_key[p]
+        row[C_FIRST_SEAT] = -1
+        row[C_SECOND_SEAT] = -1
+        row[C_FIRST_POINTS] = 0
+        row[C_SECOND_POINTS] = 0
+        row[C_FIRST_TIEBREAK] = TB_NO_CONTEST
+        row[C_SECOND_TIEBREAK] = TB_NO_CONTEST
+        if n >= 1:   # 1st place token; with one candidate the 2nd token returns to the box
+            first = order[0]
+            row[C_FIRST_SEAT] = first
+            row[C_FIRST_POINTS] = d.round_tokens[c, 0]
+            add_score(st, first, SRC_ROUND_INFLUENCE, d.round_tokens[c, 0])
+        if n >= 2:
+            second = order[1]
+            row[C_SECOND_SEAT] = second
+            row[C_SECOND_POINTS] = d.round_tokens[c, 1]
+            add_score(st, second, SRC_ROUND_INFLUENCE, d.round_tokens[c, 1])
+            row[C_FIRST_TIEBREAK] = tiebreak_level(infl, top_rank, hex_key, order[0], order[1])
+        if n >= 3:
+            row[C_SECOND_TIEBREAK] = tiebreak_level(infl, top_rank, hex_key, order[1], order[2])
+        trace(cx, EV_COUNTRY, c, row[C_FIRST_SEAT], row[C_SECOND_SEAT])
+
+
+@njit(cache=True)
+def revolution(st, d, cx, step):
+    """§5.2: the revolution card was revealed at ``step`` (STEP_*). Sets S_GAME_OVER after 1789."""
+    rnd = st.scal[S_ROUND]
+    n_players = st.scal[S_N_PLAYERS]
+    st.round_step[rnd] = step
+    trace(cx, EV_REVOLUTION, rnd, step, 0)
+    round_end_influence_scoring(st, d, cx)                     # §5.2 step 1
+    for p in range(n_players):
+        st.score_round[p, rnd] = st.score[p]
+    if rnd == N_ROUNDS - 1:                                    # §5.2 step 2
+        noble_card_majorities(st, d, cx)
+        st.scal[S_GAME_OVER] = 1
+        return
+    st.scal[S_ROUND] = rnd + 1                                 # §5.2 step 3
+    trace(cx, EV_ROUND_START, rnd + 1, 0, 0)
+    for p in range(n_players):                                 # 3a
+        discard_to_limit(st, d, cx, p, d.round_limit_char, d.round_limit_betrayal)
+    build_character_decks(st, d)                               # 3b, 3c
+    for slot in range(st.bdisplay.shape[0]):                   # 3d
+        if st.bdisplay[slot] >= 0:
+            st.bdiscard[st.bdisplay[slot]] += 1
+            st.bdisplay[slot] = -1
+    refill_betrayal_display(st, cx)

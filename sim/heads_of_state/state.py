@@ -1,0 +1,179 @@
+"""Game state of Heads of State as data: a namedtuple of small int64 numpy arrays.
+
+Every index used by the kernels is a named constant defined here, in one place. The
+structural names (ranks, countries, attributes, wild card) are checked against the YAML by
+``sim.heads_of_state.data`` so that a kernel reading ``cards[p, KING]`` means what the
+YAML calls ``king``.
+
+The state is copyable with :func:`copy_state` (a search bot copies a state, random streams
+included, and plays it out later). Seat 0 is always the start player (rules §3 step 11: the
+runner rotates bot assignments if it wants random start players).
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+# --- ranks (rules §1.2), index 0 = baron ... 6 = king -------------------------------------
+RANK_NAMES = ("baron", "count", "earl", "margrave", "duke", "archduke", "king")
+BARON, COUNT, EARL, MARGRAVE, DUKE, ARCHDUKE, KING = range(7)
+N_RANKS = 7
+
+# --- countries (rules §2.1) -----------------------------------------------------------------
+COUNTRY_NAMES = ("GB", "FR", "ES", "DE")
+GB, FR, ES, DE = range(4)
+N_COUNTRIES = 4
+
+# --- character card types (rules §1.3): attributes 0..7, the wild courtesan, the revolution card
+N_ATTRIBUTES = 8
+COURTESAN = 8
+N_CHAR_TYPES = 9
+REVOLUTION = 9          # the revolution card's code in a deck (not a character card, §1.1)
+
+# --- betrayal card types (rules §1.5): 0 = assassin, then one type per country card in YAML order
+ASSASSIN = 0
+
+# --- region types -----------------------------------------------------------------------------
+PROVINCE, CAPITAL = 0, 1
+
+# --- score sources (seats table) ---------------------------------------------------------------
+SRC_HEXAGON, SRC_COUNTRY, SRC_ALL_RANKS, SRC_ROUND_INFLUENCE, SRC_NOBLE_MAJORITY = range(5)
+SCORE_SOURCE_NAMES = ("hexagon", "country", "all_ranks", "round_influence", "noble_card_majority")
+N_SCORE_SOURCES = 5
+
+# --- random sources (one stream per source of chance; sim.core.random_streams) ----------------
+RNG_CHARACTER_DECK = 0   # character deck shuffles (setup, 1b set-aside, round change)
+RNG_BETRAYAL_DECK = 1    # betrayal deck shuffles
+RNG_ASSASSIN_BAG = 2     # assassination bag draws (§4.4 step 3)
+RNG_TIEBREAK = 3         # residual influence ties (§6.4 level 4)
+RNG_BOT_0 = 4            # + seat: each seat's own bot randomness
+N_RNG_SOURCES = RNG_BOT_0 + 5
+
+MAX_PLAYERS = 5
+N_ROUNDS = 3
+
+# --- option codes / steps at which the revolution card can appear (games table) -----------------
+OPT_FIRST_TURN, OPT_1A, OPT_1B, OPT_2 = range(4)
+OPTION_NAMES = ("first_turn", "option_1a", "option_1b", "option_2")
+STEP_NONE, STEP_FIRST_TURN_TAKE, STEP_1A_TAKE, STEP_1B_TAKE, STEP_2_TAKE, STEP_END_REFILL = range(6)
+STEP_NAMES = ("none", "first_turn_take", "option_1a_take", "option_1b_take", "option_2_take",
+              "end_of_turn_refill")
+
+# --- scalar slots of HosState.scal ---------------------------------------------------------------
+(S_N_PLAYERS, S_ROUND, S_ACTIVE, S_DECK_N, S_REV_N, S_SET_ASIDE_N, S_BDECK_N, S_GAME_OVER,
+ S_TURN, S_LARGE_NEXT, S_GAME_ROW, S_GAME_INDEX, S_LEFT_EMPTY, S_OPTION) = range(14)
+N_SCAL = 14
+
+HosState = namedtuple("HosState", [
+    "scal",          # int64[N_SCAL] scalars above
+    "deck",          # regular character deck, top = deck[scal[S_DECK_N] - 1]
+    "rev",           # revolution deck (10 cards + REVOLUTION), top = rev[scal[S_REV_N] - 1]
+    "display",       # [display_size] card type or -1
+    "set_aside",     # Option 1b set-aside pile (§4.2)
+    "discard",       # [N_CHAR_TYPES] character discard pile as counts (order never matters)
+    "hand",          # [MAX_PLAYERS, N_CHAR_TYPES] counts (hidden)
+    "bdeck",         # betrayal deck, top = bdeck[scal[S_BDECK_N] - 1]
+    "bdisplay",      # [betrayal_display_size] betrayal type or -1
+    "bdiscard",      # [n_btypes] counts
+    "bhand",         # [MAX_PLAYERS, n_btypes] counts (hidden)
+    "box_owner",     # [n_boxes] seat or -1
+    "box_rank",      # [n_boxes] rank of the living noble or -1
+    "dead",          # [MAX_PLAYERS, n_regions, N_RANKS] dead tiles on hexagons (§4.7)
+    "hex_owner",     # [n_regions] seat that took the hexagon token or -1
+    "tiles",         # [MAX_PLAYERS, N_RANKS] tiles in supply
+    "cards",         # [MAX_PLAYERS, N_RANKS] noble cards held
+    "cards_left",    # [N_RANKS] noble cards left in the piles
+    "raised",        # [MAX_PLAYERS, N_RANKS] nobles raised (ever, Q17)
+    "lost",          # [MAX_PLAYERS] nobles killed
+    "square_owner",  # [MAX_PLAYERS, N_COUNTRIES] 0/1 square token of that country held
+    "square_next",   # [N_COUNTRIES] index of the next square token (0 higher, 1 lower, 2 none)
+    "large_owner",   # [MAX_PLAYERS] points of the large round token held (0 none)
+    "score",         # [MAX_PLAYERS]
+    "score_src",     # [MAX_PLAYERS, N_SCORE_SOURCES]
+    "score_round",   # [MAX_PLAYERS, N_ROUNDS] score after each round-end scoring
+    "vacated",       # [n_boxes] 1 = vacated by a kill this turn (§4.4 step 3)
+    "targeted",      # [n_boxes] 1 = targeted this turn (§4.4 step 2.1)
+    "first_done",    # [MAX_PLAYERS] 1 = first turn played (§4.1)
+    "turns_round",   # [N_ROUNDS] turns started in each round
+    "round_step",    # [N_ROUNDS] STEP_* at which the revolution card appeared
+    "streams",       # uint64[N_RNG_SOURCES, 2] counter-based random streams
+])
+
+
+@njit(cache=True)
+def new_state(d):
+    """Allocate a state sized from the kernel data ``d`` (sim.heads_of_state.data.HosData)."""
+    n_regions = d.region_country.shape[0]
+    n_boxes = d.box_region.shape[0]
+    n_btypes = d.btype_mask.shape[0]
+    max_deck = d.deck_cards.shape[1] + 1
+    i64 = np.int64
+    return HosState(
+        np.zeros(N_SCAL, i64), np.zeros(max_deck, i64), np.zeros(max_deck, i64),
+        np.full(d.display_size, -1, i64),
+        np.full(d.display_size, -1, i64), np.zeros(N_CHAR_TYPES, i64),
+        np.zeros((MAX_PLAYERS, N_CHAR_TYPES), i64),
+        np.zeros(d.bdeck_init.shape[0], i64), np.full(d.bdisplay_size, -1, i64),
+        np.zeros(n_btypes, i64), np.zeros((MAX_PLAYERS, n_btypes), i64),
+        np.full(n_boxes, -1, i64), np.full(n_boxes, -1, i64),
+        np.zeros((MAX_PLAYERS, n_regions, N_RANKS), i64), np.full(n_regions, -1, i64),
+        np.zeros((MAX_PLAYERS, N_RANKS), i64), np.zeros((MAX_PLAYERS, N_RANKS), i64),
+        np.zeros(N_RANKS, i64), np.zeros((MAX_PLAYERS, N_RANKS), i64), np.zeros(MAX_PLAYERS, i64),
+        np.zeros((MAX_PLAYERS, N_COUNTRIES), i64), np.zeros(N_COUNTRIES, i64),
+        np.zeros(MAX_PLAYERS, i64), np.zeros(MAX_PLAYERS, i64),
+        np.zeros((MAX_PLAYERS, N_SCORE_SOURCES), i64), np.zeros((MAX_PLAYERS, N_ROUNDS), i64),
+        np.zeros(n_boxes, i64), np.zeros(n_boxes, i64), np.zeros(MAX_PLAYERS, i64),
+        np.zeros(N_ROUNDS, i64), np.zeros(N_ROUNDS, i64),
+        np.zeros((N_RNG_SOURCES, 2), np.uint64),
+    )
+
+
+@njit(cache=True)
+def copy_state(st):
+    """A deep copy (random streams included): play it out without touching the original."""
+    return HosState(
+        st.scal.copy(), st.deck.copy(), st.rev.copy(), st.display.copy(), st.set_aside.copy(),
+        st.discard.copy(), st.hand.copy(), st.bdeck.copy(), st.bdisplay.copy(), st.bdiscard.copy(),
+        st.bhand.copy(), st.box_owner.copy(), st.box_rank.copy(), st.dead.copy(),
+        st.hex_owner.copy(), st.tiles.copy(), st.cards.copy(), st.cards_left.copy(),
+        st.raised.copy(), st.lost.copy(), st.square_owner.copy(), st.square_next.copy(),
+        st.large_owner.copy(), st.score.copy(), st.score_src.copy(), st.score_round.copy(),
+        st.vacated.copy(), st.targeted.copy(), st.first_done.copy(), st.turns_round.copy(),
+        st.round_step.copy(), st.streams.copy(),
+    )
+
+
+@njit(cache=True)
+def clear_state(st):
+    """Zero every array (used before each game's setup)."""
+    st.scal[:] = 0
+    st.deck[:] = 0
+    st.rev[:] = 0
+    st.display[:] = -1
+    st.set_aside[:] = -1
+    st.discard[:] = 0
+    st.hand[:] = 0
+    st.bdeck[:] = 0
+    st.bdisplay[:] = -1
+    st.bdiscard[:] = 0
+    st.bhand[:] = 0
+    st.box_owner[:] = -1
+    st.box_rank[:] = -1
+    st.dead[:] = 0
+    st.hex_owner[:] = -1
+    st.tiles[:] = 0
+    st.cards[:] = 0
+    st.cards_left[:] = 0
+    st.raised[:] = 0
+    st.lost[:] = 0
+    st.square_owner[:] = 0
+    st.square_next[:] = 0
+    st.large_owner[:] = 0
+    st.score[:] = 0
+    st.score_src[:] = 0
+    st.score_round[:] = 0
+    st.vacated[:] = 0
+    st.targeted[:] = 0
+    st.first_done[:] = 0
+    st.turns_round[:] = 0
+    st.round_step[:] = 0

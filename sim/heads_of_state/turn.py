@@ -1,0 +1,201 @@
+"""A turn (§4): the first turn (§4.1), Option 1a/1b (§4.2), Option 2 step 1 (§4.4; steps 2-3 in
+betrayal.py) and the end of the turn (§4.5). Every take that can reveal the revolution card
+runs the round change (round_end.py) and is repeated from the new display/deck (Q5, Q38)."""
+from numba import njit
+
+from sim.heads_of_state.betrayal import betrayal_plays
+from sim.heads_of_state.bots import D_BTAKE, D_OPTION, D_RAISE, D_TAKE, choose
+from sim.heads_of_state.data import R_FIRST_TURN_REFRESH
+from sim.heads_of_state.decks import (betrayal_drawable, draw_betrayal_card, draw_character_card,
+                                      refill_betrayal_display, return_set_aside)
+from sim.heads_of_state.events import (EV_BTAKE_DECK, EV_BTAKE_DISPLAY, EV_REFRESH, EV_TAKE_DECK,
+                                       EV_TAKE_DISPLAY, EV_TURN, trace)
+from sim.heads_of_state.nobles import list_raises, raise_noble
+from sim.heads_of_state.round_end import discard_to_limit, revolution
+from sim.heads_of_state.state import (OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
+                                      S_ACTIVE, S_DECK_N, S_GAME_OVER, S_N_PLAYERS, S_OPTION,
+                                      S_REV_N, S_ROUND, S_SET_ASIDE_N, S_TURN, STEP_1A_TAKE,
+                                      STEP_1B_TAKE, STEP_2_TAKE, STEP_END_REFILL,
+                                      STEP_FIRST_TURN_TAKE)
+
+
+@njit(cache=True)
+def take_character_card(st, d, cx, p, step):
+    """One take (§4.2 1a/1b, §4.4 step 1, §4.1): a display slot or the top of the deck.
+    Returns False if the revolution card ended the game (1789)."""
+    mv = cx.moves
+    while True:
+        n = 0
+        for slot in range(st.display.shape[0]):
+            if st.display[slot] >= 0:
+                mv[n, 0] = slot
+                mv[n, 1] = st.display[slot]
+                n += 1
+        if st.scal[S_DECK_N] + st.scal[S_REV_N] > 0:
+            mv[n, 0] = -1
+            mv[n, 1] = -1
+            n += 1
+        if n == 0:
+            return True
+        i = choose(st, d, cx, p, D_TAKE, n)
+        slot = mv[i, 0]
+        if slot >= 0:
+            card = st.display[slot]
+            st.display[slot] = -1        # the display is not refilled between takes (§4.2)
+            st.hand[p, card] += 1
+            trace(cx, EV_TAKE_DISPLAY, p, slot, card)
+            return True
+        card = draw_character_card(st)
+        if card == REVOLUTION:           # §4.6 / §5: round change, then repeat the take (Q5)
+            revolution(st, d, cx, step)
+            if st.scal[S_GAME_OVER] != 0:
+                return False
+            continue
+        if card >= 0:
+            st.hand[p, card] += 1
+            trace(cx, EV_TAKE_DECK, p, card, 0)
+        return True
+
+
+@njit(cache=True)
+def raise_nobles(st, d, cx, p):
+    """§4.2 step 2: raise any number of nobles on empty boxes."""
+    while True:
+        n = list_raises(st, d, cx, p)
+        i = choose(st, d, cx, p, D_RAISE, n)
+        box = cx.moves[i, 0]
+        if box < 0:
+            return
+        raise_noble(st, d, cx, p, box, cx.moves[i, 1])
+
+
+@njit(cache=True)
+def refresh_display(st, d, cx, p):
+    """§4.2 1b: the display goes to the set-aside pile; 6 new cards from the regular deck."""
+    k = 0
+    for slot in range(st.display.shape[0]):
+        if st.display[slot] >= 0:
+            st.set_aside[k] = st.display[slot]
+            k += 1
+        st.scal[S_DECK_N] -= 1
+        st.display[slot] = st.deck[st.scal[S_DECK_N]]
+    st.scal[S_SET_ASIDE_N] = k
+    trace(cx, EV_REFRESH, p, 0, 0)
+
+
+@njit(cache=True)
+def option_1a(st, d, cx, p, n_takes, step):
+    """§4.2 1a (and §4.1 first turn with n_takes = N): n takes, then raises."""
+    for _ in range(n_takes):
+        if not take_character_card(st, d, cx, p, step):
+            return False
+    raise_nobles(st, d, cx, p)
+    return True
+
+
+@njit(cache=True)
+def option_1b(st, d, cx, p):
+    """§4.2 1b: refresh the display, take 1 (display or deck top, maybe the revolution deck), raise."""
+    refresh_display(st, d, cx, p)
+    for _ in range(d.option1b_take):
+        if not take_character_card(st, d, cx, p, STEP_1B_TAKE):
+            return False
+    raise_nobles(st, d, cx, p)
+    return True
+
+
+@njit(cache=True)
+def option_2(st, d, cx, p):
+    """§4.4 step 1 (Q7: the betrayal card first, then the character card), then steps 2-3."""
+    mv = cx.moves
+    n = 0
+    for slot in range(st.bdisplay.shape[0]):
+        if st.bdisplay[slot] >= 0:
+            mv[n, 0] = slot
+            mv[n, 1] = st.bdisplay[slot]
+            n += 1
+    if betrayal_drawable(st):
+        mv[n, 0] = -1
+        mv[n, 1] = -1
+        n += 1
+    if n > 0:                          # Q29: nothing to take -> only the character card
+        i = choose(st, d, cx, p, D_BTAKE, n)
+        slot = mv[i, 0]
+        if slot >= 0:
+            card = st.bdisplay[slot]
+            st.bdisplay[slot] = -1
+            st.bhand[p, card] += 1
+            trace(cx, EV_BTAKE_DISPLAY, p, slot, card)
+        else:
+            card = draw_betrayal_card(st, cx)
+            if card >= 0:
+                st.bhand[p, card] += 1
+                trace(cx, EV_BTAKE_DECK, p, card, 0)
+    if not take_character_card(st, d, cx, p, STEP_2_TAKE):
+        return False
+    betrayal_plays(st, d, cx, p)
+    return True
+
+
+@njit(cache=True)
+def end_of_turn(st, d, cx, p):
+    """§4.5 in the Q1 order: set-aside back, character display refill, betrayal display refill,
+    hand limits 10/4."""
+    return_set_aside(st)
+    for slot in range(st.display.shape[0]):
+        if st.display[slot] < 0:
+            card = draw_character_card(st)
+            if card == REVOLUTION:
+                revolution(st, d, cx, STEP_END_REFILL)   # the new display is complete (Q5)
+                if st.scal[S_GAME_OVER] != 0:
+                    return
+                break
+            st.display[slot] = card
+    refill_betrayal_display(st, cx)
+    discard_to_limit(st, d, cx, p, d.hand_limit_char, d.hand_limit_betrayal)
+
+
+@njit(cache=True)
+def play_turn(st, d, cx):
+    """One turn of the active player (§4.0), then the next player clockwise."""
+    p = st.scal[S_ACTIVE]
+    n_players = st.scal[S_N_PLAYERS]
+    st.turns_round[st.scal[S_ROUND]] += 1
+    st.scal[S_TURN] += 1
+    mv = cx.moves
+    n_takes = 0
+    if st.first_done[p] == 0:                          # §4.1
+        st.first_done[p] = 1
+        n_takes = d.first_turn_takes[n_players, p]
+        option = OPT_FIRST_TURN
+        if (cx.rules[R_FIRST_TURN_REFRESH] != 0.0 and n_takes == 1
+                and st.scal[S_DECK_N] >= d.option1b_min):   # Q3 switch
+            mv[0, 0] = OPT_FIRST_TURN
+            mv[1, 0] = OPT_1B
+            option = mv[choose(st, d, cx, p, D_OPTION, 2), 0]
+    else:
+        n = 0
+        mv[n, 0] = OPT_1A
+        n += 1
+        if st.scal[S_DECK_N] >= d.option1b_min:        # §4.2 1b needs 6 regular cards (Q6)
+            mv[n, 0] = OPT_1B
+            n += 1
+        mv[n, 0] = OPT_2                                # always legal (Q29)
+        n += 1
+        option = mv[choose(st, d, cx, p, D_OPTION, n), 0]
+    st.scal[S_OPTION] = option
+    trace(cx, EV_TURN, p, option, st.scal[S_TURN])
+    if option == OPT_FIRST_TURN:
+        alive = option_1a(st, d, cx, p, n_takes, STEP_FIRST_TURN_TAKE)
+    elif option == OPT_1A:
+        alive = option_1a(st, d, cx, p, d.option1_take, STEP_1A_TAKE)
+    elif option == OPT_1B:
+        alive = option_1b(st, d, cx, p)
+    else:
+        alive = option_2(st, d, cx, p)
+    if not alive:
+        return
+    end_of_turn(st, d, cx, p)
+    if st.scal[S_GAME_OVER] != 0:
+        return
+    st.scal[S_ACTIVE] = (p + 1) % n_players

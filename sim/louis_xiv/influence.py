@@ -1,0 +1,275 @@
+"""Phase 2 — Influence (rules §4.2): the imaginary player's placement (2 players), start-of-
+phase abilities, the turn loop of influence cards, DB-ENDPLACE, returning and reshuffling cards.
+
+Turn options are written into a move buffer, one row each (``MOVE_*`` columns), so the random
+bot draws uniformly among them, the greedy bot scores them, and a search bot can replay them.
+"""
+import numpy as np
+from numba import njit
+
+from sim.louis_xiv import constants as C
+from sim.louis_xiv import events as E
+from sim.louis_xiv.components import ability_used, draw_influence_card, place_from_general, retrieve_markers
+from sim.louis_xiv.data import (IMAGINARY_CARDS_REVEALED, IMAGINARY_ON_LOUIS, IMAGINARY_PER_CARD,
+                                LB_SKIP_COST, PLACE_COURTIER_CARD, PLACE_FOUR, PLACE_JOKER,
+                                RETRIEVE_COURTIER_CARD, RETRIEVE_FOUR, RETRIEVE_JOKER)
+from sim.louis_xiv.rules import PLACE_AT_LEAST_ONE_MARKER
+from sim.louis_xiv.setup import shuffle_influence_deck
+from sim.louis_xiv.state import (GOLD_SPENT_SKIP, IMAGINARY_ACTIVE, INFLUENCE_POSITION, INFLUENCE_TURNS, LOUIS_COURTIER,
+                                 MARKERS_PLACED, MARKERS_RETRIEVED, N_PLAYERS, PLACE_TURNS, RETRIEVE_TURNS,
+                                 hand_size, seat_order, trace_event)
+from sim.louis_xiv.decisions import (CARD_SWAP, MOVE_CAPACITY, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH,
+                                     MOVE_WIDTH, PLACE, PLACE_FOUR, PURPOSE_END_PLACEMENT, RETRIEVE,
+                                     RETRIEVE_FOUR, SKIP)
+from strategies.louis_xiv import (choose_card_to_spend, choose_courtier_for_marker, choose_influence_move,
+                                  use_optional_ability)
+
+def new_move_buffer():
+    return np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64)
+
+
+@njit(cache=True)
+def influence_phase(state, data, rules, bot_family, bot_params, moves):
+    reset_phase_uses(state)
+    if state.game[IMAGINARY_ACTIVE] != 0:
+        imaginary_player_placement(state, data)
+    start_of_phase_abilities(state, data, bot_family, bot_params)
+    influence_turns(state, data, rules, bot_family, bot_params, moves)
+    end_of_phase_placement(state, data, bot_family, bot_params)
+    return_cards_and_reshuffle(state, data)
+
+
+@njit(cache=True)
+def reset_phase_uses(state):
+    """Once-per-phase abilities (§6): one use per played card."""
+    state.uses_left[:, :] = state.ability_count
+
+
+@njit(cache=True)
+def imaginary_player_placement(state, data):
+    """§8 steps 1-3 (Q20): markers on Louis XIV's courtier, then on the courtiers of the next
+    revealed influence cards (a joker is replaced by another card); revealed cards go to the
+    centre and come back with the reshuffle."""
+    louis = state.game[LOUIS_COURTIER]
+    place_imaginary(state, louis, data.numbers[IMAGINARY_ON_LOUIS])
+    found = 0
+    while found < data.numbers[IMAGINARY_CARDS_REVEALED]:
+        position = state.game[INFLUENCE_POSITION]
+        if position >= state.influence_deck.shape[0]:
+            break
+        card = state.influence_deck[position]
+        state.game[INFLUENCE_POSITION] = position + 1
+        if card == C.JOKER:
+            trace_event(state, E.IMAGINARY_PLACED, -1, 0, 0, 0, 0, 0, 0)
+            continue
+        place_imaginary(state, card, data.numbers[IMAGINARY_PER_CARD])
+        found += 1
+
+
+@njit(cache=True)
+def place_imaginary(state, courtier, count):
+    count = min(count, state.own_supply[C.IMAGINARY])
+    state.own_supply[C.IMAGINARY] -= count
+    state.markers[courtier, C.IMAGINARY] += count
+    trace_event(state, E.IMAGINARY_PLACED, courtier, count, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def start_of_phase_abilities(state, data, bot_family, bot_params):
+    """§4.2 step 1 (order Q10): LB-TILE1..4, B-LOUIS, B-TILE5, B-TILE9, each optional: one own
+    marker from the general supply (own supply if none there) onto the named courtier."""
+    for position in range(state.game[N_PLAYERS]):
+        player = seat_order(state, position)
+        for slot in range(len(C.START_PLACEMENT_ABILITIES)):
+            ability = C.START_PLACEMENT_ABILITIES[slot]
+            courtier = C.START_PLACEMENT_COURTIER[slot]
+            if courtier < 0:
+                courtier = state.game[LOUIS_COURTIER]
+            for _ in range(state.ability_count[player, ability]):
+                if use_optional_ability(state, data, player, ability, bot_family[player], bot_params[player]):
+                    placed = place_from_general(state, player, courtier, 1)
+                    ability_used(state, player, ability, courtier)
+                    trace_event(state, E.START_PLACEMENT, player, ability, courtier, placed, 0, 0, 0)
+
+
+@njit(cache=True)
+def influence_turns(state, data, rules, bot_family, bot_params, moves):
+    """§4.2 step 2: clockwise from the start player, everyone with 2 or more cards takes a turn,
+    until every player holds at most one card (uneven hands take extra turns at the end)."""
+    n_players = state.game[N_PLAYERS]
+    while True:
+        anyone_played = False
+        for position in range(n_players):
+            player = seat_order(state, position)
+            if hand_size(state, player) >= 2:
+                take_influence_turn(state, data, rules, player, bot_family[player], bot_params[player], moves)
+                anyone_played = True
+        if not anyone_played:
+            break
+
+
+@njit(cache=True)
+def take_influence_turn(state, data, rules, player, family, params, moves):
+    n_moves = list_turn_options(state, data, rules, player, moves)
+    choice = choose_influence_move(state, data, player, moves, n_moves, family, params)
+    apply_move(state, data, player, moves[choice], family, params)
+
+
+@njit(cache=True)
+def list_turn_options(state, data, rules, player, moves):
+    """Every legal turn (§4.2 step 2 a-d, DB-PLACE4) into ``moves``; returns the count."""
+    n_moves = 0
+    own = state.own_supply[player]
+    must_place = rules[PLACE_AT_LEAST_ONE_MARKER] != 0.0 and own > 0
+    for card in range(C.N_INFLUENCE_KINDS):
+        if state.influence_hand[player, card] == 0:
+            continue
+        if card == C.JOKER:
+            budget = min(data.numbers[PLACE_JOKER], own)
+            n_moves = add_placements(moves, n_moves, data, PLACE, card, 0, C.N_COURTIERS, budget)
+            n_moves = add_simple(moves, n_moves, RETRIEVE, card)
+        else:
+            budget = min(data.numbers[PLACE_COURTIER_CARD], own)
+            n_moves = add_placements(moves, n_moves, data, PLACE, card, card, card + 1, budget)
+            n_moves = add_simple(moves, n_moves, RETRIEVE, card)
+        if not must_place:
+            n_moves = add_simple(moves, n_moves, PLACE, card)  # Q8/Q9: the card played for nothing
+        if state.uses_left[player, C.B_CARDSWAP] > 0:
+            n_moves = add_simple(moves, n_moves, CARD_SWAP, card)
+    if state.uses_left[player, C.DB_PLACE4] > 0:
+        budget = min(data.numbers[PLACE_FOUR], own)
+        n_moves = add_placements(moves, n_moves, data, PLACE_FOUR, -1, 0, C.N_COURTIERS, budget)
+        n_moves = add_simple(moves, n_moves, RETRIEVE_FOUR, -1)
+    if state.uses_left[player, C.LB_SKIP] > 0 and state.gold[player] >= data.numbers[LB_SKIP_COST]:
+        n_moves = add_simple(moves, n_moves, SKIP, -1)
+    return n_moves
+
+
+@njit(cache=True)
+def add_simple(moves, n_moves, kind, card):
+    moves[n_moves, MOVE_KIND] = kind
+    moves[n_moves, MOVE_CARD] = card
+    moves[n_moves, MOVE_LENGTH] = 0
+    return n_moves + 1
+
+
+@njit(cache=True)
+def add_path(moves, n_moves, kind, card, length, t1, c1, t2, c2, t3, c3, t4, c4):
+    row = moves[n_moves]
+    row[MOVE_KIND] = kind
+    row[MOVE_CARD] = card
+    row[MOVE_LENGTH] = length
+    row[MOVE_PATH] = t1
+    row[MOVE_PATH + 1] = c1
+    row[MOVE_PATH + 2] = t2
+    row[MOVE_PATH + 3] = c2
+    row[MOVE_PATH + 4] = t3
+    row[MOVE_PATH + 5] = c3
+    row[MOVE_PATH + 6] = t4
+    row[MOVE_PATH + 7] = c4
+    return n_moves + 1
+
+
+@njit(cache=True)
+def add_placements(moves, n_moves, data, kind, card, first_start, end_start, budget):
+    """§4.2.1 formal definition: a simple path t1..tm of diagonally adjacent courtiers (all
+    distinct, so one direction per courtier and no fork), counts c1..cm >= 1 with
+    c1+..+cm <= budget; t1 is the card's courtier, or free for a joker and DB-PLACE4."""
+    adjacency = data.adjacency
+    degree = data.adjacency_count
+    for t1 in range(first_start, end_start):
+        for c1 in range(1, budget + 1):
+            n_moves = add_path(moves, n_moves, kind, card, 1, t1, c1, -1, 0, -1, 0, -1, 0)
+            for i2 in range(degree[t1]):
+                t2 = adjacency[t1, i2]
+                for c2 in range(1, budget - c1 + 1):
+                    n_moves = add_path(moves, n_moves, kind, card, 2, t1, c1, t2, c2, -1, 0, -1, 0)
+                    for i3 in range(degree[t2]):
+                        t3 = adjacency[t2, i3]
+                        if t3 == t1:
+                            continue
+                        for c3 in range(1, budget - c1 - c2 + 1):
+                            n_moves = add_path(moves, n_moves, kind, card, 3, t1, c1, t2, c2, t3, c3, -1, 0)
+                            for i4 in range(degree[t3]):
+                                t4 = adjacency[t3, i4]
+                                if t4 == t1 or t4 == t2:
+                                    continue
+                                for c4 in range(1, budget - c1 - c2 - c3 + 1):
+                                    n_moves = add_path(moves, n_moves, kind, card, 4, t1, c1, t2, c2, t3, c3, t4, c4)
+    return n_moves
+
+
+@njit(cache=True)
+def apply_move(state, data, player, move, family, params):
+    kind = move[MOVE_KIND]
+    card = move[MOVE_CARD]
+    state.stats[player, INFLUENCE_TURNS] += 1
+    if kind == SKIP:
+        # LB-SKIP (§4.2 c): pay gold instead of playing a card; the hand is unchanged
+        cost = data.numbers[LB_SKIP_COST]
+        state.gold[player] -= cost
+        state.stats[player, GOLD_SPENT_SKIP] += cost
+        state.uses_left[player, C.LB_SKIP] -= 1
+        ability_used(state, player, C.LB_SKIP, cost)
+        trace_event(state, E.SKIP, player, cost, 0, 0, 0, 0, 0)
+        return
+    if kind == CARD_SWAP:
+        # B-CARDSWAP (§4.2 d): the card goes to the centre without effect, draw the top card
+        state.influence_hand[player, card] -= 1
+        drawn = draw_influence_card(state, player)
+        state.uses_left[player, C.B_CARDSWAP] -= 1
+        ability_used(state, player, C.B_CARDSWAP, card)
+        trace_event(state, E.CARD_SWAP, player, card, drawn, 0, 0, 0, 0)
+        return
+    if kind == PLACE_FOUR or kind == RETRIEVE_FOUR:
+        # DB-PLACE4: any card acts as a joker of 4 (§6); which card is spent is decided now
+        card = choose_card_to_spend(state, data, player, family, params)
+        state.uses_left[player, C.DB_PLACE4] -= 1
+        ability_used(state, player, C.DB_PLACE4, card)
+    state.influence_hand[player, card] -= 1
+    if kind == RETRIEVE or kind == RETRIEVE_FOUR:
+        if kind == RETRIEVE_FOUR:
+            wanted = data.numbers[RETRIEVE_FOUR]
+        elif card == C.JOKER:
+            wanted = data.numbers[RETRIEVE_JOKER]
+        else:
+            wanted = data.numbers[RETRIEVE_COURTIER_CARD]
+        moved = retrieve_markers(state, player, wanted)
+        state.stats[player, RETRIEVE_TURNS] += 1
+        state.stats[player, MARKERS_RETRIEVED] += moved
+        trace_event(state, E.RETRIEVE, player, card, moved, kind, 0, 0, 0)
+        return
+    placed = 0
+    for step in range(move[MOVE_LENGTH]):
+        courtier = move[MOVE_PATH + 2 * step]
+        count = move[MOVE_PATH + 2 * step + 1]
+        state.markers[courtier, player] += count
+        state.own_supply[player] -= count
+        placed += count
+    state.stats[player, PLACE_TURNS] += 1
+    state.stats[player, MARKERS_PLACED] += placed
+    trace_event(state, E.PLACE, player, card, move[MOVE_PATH] * 16 + move[MOVE_PATH + 1],
+                move[MOVE_PATH + 2] * 16 + move[MOVE_PATH + 3], move[MOVE_PATH + 4] * 16 + move[MOVE_PATH + 5],
+                move[MOVE_PATH + 6] * 16 + move[MOVE_PATH + 7], kind)
+
+
+@njit(cache=True)
+def end_of_phase_placement(state, data, bot_family, bot_params):
+    """§4.2 step 3: DB-ENDPLACE, one own marker from the general supply on any courtier."""
+    for position in range(state.game[N_PLAYERS]):
+        player = seat_order(state, position)
+        for _ in range(state.ability_count[player, C.DB_ENDPLACE]):
+            courtier = choose_courtier_for_marker(state, data, player, PURPOSE_END_PLACEMENT,
+                                                  bot_family[player], bot_params[player])
+            if courtier >= 0:
+                placed = place_from_general(state, player, courtier, 1)
+                ability_used(state, player, C.DB_ENDPLACE, courtier)
+                trace_event(state, E.END_PLACEMENT, player, courtier, placed, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def return_cards_and_reshuffle(state, data):
+    """§4.2 step 4: everyone's last card goes back; all influence cards form a new deck."""
+    state.influence_hand[:, :] = 0
+    shuffle_influence_deck(state, data)
+    trace_event(state, E.RESHUFFLE, 0, 0, 0, 0, 0, 0, 0)

@@ -1,0 +1,175 @@
+"""Phase 4 — Missions (rules §4.5, §6): in seat order each player plays mission cards, paying
+two tokens each (a crown replaces any token, "?" takes any token), draws after each card,
+may use LB-TOKENSWAP and LB-MISSIONSWAP, and keeps at most one token (the rest become coats)."""
+import numpy as np
+from numba import njit
+
+from sim.louis_xiv import constants as C
+from sim.louis_xiv import events as E
+from sim.louis_xiv.components import (ability_used, draw_coats, draw_mission_card, mission_card_under_deck,
+                                      return_token, take_token)
+from sim.louis_xiv.data import LB_TOKENSWAP_COST, TOKENS_KEPT_AFTER_MISSIONS
+from sim.louis_xiv.decisions import OPTION_CAPACITY, OPTION_CARD, OPTION_PAY_1, OPTION_PAY_2, OPTION_WIDTH
+from sim.louis_xiv.rules import MISSION_SWAP_AT_PHASE_END
+from sim.louis_xiv.state import (COATS_FROM_TOKEN_CAP, CROWNS_AS_WILDCARD, GOLD_SPENT_TOKENSWAP, N_PLAYERS,
+                                 seat_order, trace_event)
+from strategies.louis_xiv import (choose_mission_deck, choose_mission_play, choose_mission_swap,
+                                  choose_token_swap, choose_token_to_return)
+
+
+def new_option_buffer():
+    return np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64)
+
+
+@njit(cache=True)
+def missions_phase(state, data, rules, bot_family, bot_params, options):
+    state.uses_left[:, C.LB_TOKENSWAP] = state.ability_count[:, C.LB_TOKENSWAP]
+    swap_at_end = rules[MISSION_SWAP_AT_PHASE_END] != 0.0
+    for position in range(state.game[N_PLAYERS]):
+        player = seat_order(state, position)
+        family = bot_family[player]
+        params = bot_params[player]
+        play_missions(state, data, rules, player, family, params, options)
+        if not swap_at_end:
+            mission_swaps(state, data, player, family, params)
+        token_cap(state, data, rules, player, family, params)
+    if swap_at_end:
+        for position in range(state.game[N_PLAYERS]):
+            player = seat_order(state, position)
+            mission_swaps(state, data, player, bot_family[player], bot_params[player])
+
+
+@njit(cache=True)
+def play_missions(state, data, rules, player, family, params, options):
+    """§4.5 steps 1-4: play payable cards one at a time, drawing after each, as long as the
+    player can and wants; LB-TOKENSWAP at any moment of the turn (Q18)."""
+    while True:
+        offer_token_swaps(state, data, rules, player, family, params)
+        n_options = list_mission_options(state, data, player, options)
+        if n_options == 0:
+            return
+        choice = choose_mission_play(state, data, player, options, n_options, family, params)
+        if choice < 0:
+            return
+        play_mission_card(state, data, player, options[choice], family, params)
+
+
+@njit(cache=True)
+def offer_token_swaps(state, data, rules, player, family, params):
+    """LB-TOKENSWAP (§6): pay gold, return one token, take a crown; once per card per phase."""
+    cost = data.numbers[LB_TOKENSWAP_COST]
+    while state.uses_left[player, C.LB_TOKENSWAP] > 0 and state.gold[player] >= cost:
+        held = 0
+        for kind in range(1, C.N_TOKENS):
+            held += state.tokens[player, kind]
+        if held == 0:
+            return
+        kind = choose_token_swap(state, data, player, family, params)
+        if kind < 1 or state.tokens[player, kind] == 0:
+            return
+        state.gold[player] -= cost
+        state.stats[player, GOLD_SPENT_TOKENSWAP] += cost
+        state.uses_left[player, C.LB_TOKENSWAP] -= 1
+        return_token(state, player, kind)
+        take_token(state, rules, player, C.CROWN)
+        ability_used(state, player, C.LB_TOKENSWAP, kind)
+        trace_event(state, E.TOKEN_SWAP, player, kind, cost, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def list_mission_options(state, data, player, options):
+    """Every (card, payment) the player can afford now, each payment multiset once (§4.5 step 1)."""
+    n_options = 0
+    tokens = state.tokens[player]
+    for card in range(data.mission_colour.shape[0]):
+        if state.mission_hand[player, card] == 0:
+            continue
+        first_options = n_options
+        for pay_1 in range(C.N_TOKENS):
+            if not pays_for(pay_1, data.mission_cost[card, 0]):
+                continue
+            for pay_2 in range(C.N_TOKENS):
+                if not pays_for(pay_2, data.mission_cost[card, 1]):
+                    continue
+                needed = 2 if pay_1 == pay_2 else 1
+                if tokens[pay_1] < needed or tokens[pay_2] < 1:
+                    continue
+                duplicate = False
+                for other in range(first_options, n_options):
+                    if options[other, OPTION_PAY_1] == pay_2 and options[other, OPTION_PAY_2] == pay_1:
+                        duplicate = True
+                if duplicate or n_options >= options.shape[0]:
+                    continue
+                options[n_options, OPTION_CARD] = card
+                options[n_options, OPTION_PAY_1] = pay_1
+                options[n_options, OPTION_PAY_2] = pay_2
+                n_options += 1
+    return n_options
+
+
+@njit(cache=True)
+def pays_for(token, cost):
+    """A crown replaces any token; a "?" cost takes any token, crowns included (§4.5)."""
+    return cost == C.ANY_TOKEN or token == cost or token == C.CROWN
+
+
+@njit(cache=True)
+def play_mission_card(state, data, player, option, family, params):
+    card = option[OPTION_CARD]
+    for slot in range(2):
+        paid = option[OPTION_PAY_1 + slot]
+        return_token(state, player, paid)
+        if paid == C.CROWN and data.mission_cost[card, slot] != C.CROWN:
+            state.stats[player, CROWNS_AS_WILDCARD] += 1
+    state.mission_hand[player, card] = 0
+    state.mission_played[player, card] = 1
+    ability = data.mission_ability[card]
+    state.ability_count[player, ability] += 1
+    if ability == C.LB_TOKENSWAP:
+        state.uses_left[player, C.LB_TOKENSWAP] += 1  # usable immediately after it is played (§6)
+    trace_event(state, E.MISSION_PLAYED, player, card, option[OPTION_PAY_1], option[OPTION_PAY_2], ability, 0, 0)
+    draws = 2 if ability == C.LB_EXTRA else 1        # LB-EXTRA: draw 2 instead of 1 (§6)
+    if ability == C.LB_EXTRA:
+        ability_used(state, player, C.LB_EXTRA, 2)
+    for _ in range(draws):
+        draw_from_chosen_deck(state, data, player, family, params)
+
+
+@njit(cache=True)
+def draw_from_chosen_deck(state, data, player, family, params):
+    """§4.5 step 2 (Q15): one card from any non-empty deck, chosen before seeing it."""
+    if state.mission_deck_count.sum() == 0:
+        return
+    colour = choose_mission_deck(state, data, player, family, params)
+    card = draw_mission_card(state, player, colour)
+    trace_event(state, E.MISSION_DRAWN, player, colour, card, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def mission_swaps(state, data, player, family, params):
+    """LB-MISSIONSWAP (§6): put 1-2 hand cards under their decks, draw as many (once per card)."""
+    chosen = np.full(2, -1, dtype=np.int64)
+    for _ in range(state.ability_count[player, C.LB_MISSIONSWAP]):
+        n_swapped = choose_mission_swap(state, data, player, family, params, chosen)
+        if n_swapped == 0:
+            continue
+        for slot in range(n_swapped):
+            mission_card_under_deck(state, data, player, chosen[slot])
+        for _ in range(n_swapped):
+            draw_from_chosen_deck(state, data, player, family, params)
+        ability_used(state, player, C.LB_MISSIONSWAP, n_swapped)
+        trace_event(state, E.MISSION_SWAP, player, chosen[0], chosen[1], n_swapped, 0, 0, 0)
+
+
+@njit(cache=True)
+def token_cap(state, data, rules, player, family, params):
+    """§4.5 step 5: keep at most one token; each one returned gives one random coat."""
+    kept = data.numbers[TOKENS_KEPT_AFTER_MISSIONS]
+    returned = 0
+    while state.tokens[player].sum() > kept:
+        kind = choose_token_to_return(state, data, player, family, params)
+        return_token(state, player, kind)
+        draw_coats(state, rules, player, 1, COATS_FROM_TOKEN_CAP)
+        returned += 1
+    if returned > 0:
+        trace_event(state, E.TOKEN_CAP, player, returned, 0, 0, 0, 0, 0)

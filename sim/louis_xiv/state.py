@@ -1,0 +1,160 @@
+"""Louis XIV game state: a namedtuple of small numpy arrays (state is data).
+
+``copy_state`` copies every array, so a search bot can play a position out from a copy.
+Player index == seat index (seat 0 is the first start player unless the start player is
+drawn at random); the kernel never needs to know which bot sits where.
+
+Visibility (rules Q21): public are gold, supplies, markers on courtiers, courtier sides,
+Louis XIV's courtier, played missions, tokens, and the *numbers* of coats and cards each player
+holds. Private to their owner: ``influence_hand``, ``mission_hand``, ``intrigue_hand``,
+``coats`` (kinds), deck orders, the unused gold cards. Bot decision functions read only the
+public arrays and their own row of the private ones.
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from sim.louis_xiv import constants as C
+from sim.louis_xiv.data import POINTS_PER_COAT, POINTS_PER_MISSION
+
+# Scalars of the game, in ``state.game``
+GAME_FIELDS = (
+    "n_players", "round", "start_seat", "first_start_seat", "louis_courtier", "influence_position",
+    "intrigue_head", "intrigue_count", "imaginary_active", "exhausted_tokens", "exhausted_coats",
+    "exhausted_gold", "trace_on", "trace_length", "game_index",
+)
+(N_PLAYERS, ROUND, START_SEAT, FIRST_START_SEAT, LOUIS_COURTIER, INFLUENCE_POSITION,
+ INTRIGUE_HEAD, INTRIGUE_COUNT, IMAGINARY_ACTIVE, EXHAUSTED_TOKENS, EXHAUSTED_COATS,
+ EXHAUSTED_GOLD, TRACE_ON, TRACE_LENGTH, GAME_INDEX) = range(len(GAME_FIELDS))
+
+# Per-seat counters that analysis needs, in ``state.stats[seat, ...]``
+STAT_FIELDS = (
+    "intrigue_obtained", "intrigue_played", "bribes", "bribe_gold", "crowns_from_louis",
+    "gifts_received", "coats_from_gifts", "coats_from_missions", "coats_from_token_cap",
+    "coats_from_conversion", "coats_from_majority", "gold_spent_skip", "gold_spent_tokenswap",
+    "influence_turns", "place_turns", "retrieve_turns", "markers_placed", "markers_retrieved",
+    "tokens_gained", "crowns_as_wildcard",
+)
+(INTRIGUE_OBTAINED, INTRIGUE_PLAYED, BRIBES, BRIBE_GOLD, CROWNS_FROM_LOUIS,
+ GIFTS_RECEIVED, COATS_FROM_GIFTS, COATS_FROM_MISSIONS, COATS_FROM_TOKEN_CAP,
+ COATS_FROM_CONVERSION, COATS_FROM_MAJORITY, GOLD_SPENT_SKIP, GOLD_SPENT_TOKENSWAP,
+ INFLUENCE_TURNS, PLACE_TURNS, RETRIEVE_TURNS, MARKERS_PLACED, MARKERS_RETRIEVED,
+ TOKENS_GAINED, CROWNS_AS_WILDCARD) = range(len(STAT_FIELDS))
+N_STATS = len(STAT_FIELDS)
+
+TRACE_WIDTH = 8           # event code + up to 7 arguments
+MAX_MISSIONS = 64         # capacity of mission arrays (the game has 40 cards)
+
+LouisState = namedtuple("LouisState", (
+    "game",               # int64[len(GAME_FIELDS)]
+    "side",               # int64[12]: 0 = side A (red number), 1 = side B
+    "markers",            # int64[12, 5]: markers on each courtier per colour (col 4: imaginary)
+    "own_supply",         # int64[5]: per colour (col 4: imaginary player's pool)
+    "general_supply",     # int64[5]
+    "gold",               # int64[4]
+    "tokens",             # int64[4, 5]: mission tokens per player
+    "token_pile",         # int64[5]
+    "coats",              # int64[4, coat kinds]: private kinds, public total
+    "coat_pile",          # int64[coat kinds]
+    "gold_sequence",      # int64[gold cards used]: the gold cards of this game, in order
+    "influence_deck",     # int64[n influence cards]: card kinds, drawn from influence_position on
+    "influence_hand",     # int64[4, 13]: cards per kind (private)
+    "intrigue_deck",      # int64[n intrigue cards]: ring buffer (played cards go under)
+    "intrigue_hand",      # int64[4, 12]: cards per courtier (private)
+    "mission_deck",       # int64[3, MAX_MISSIONS]: ring buffer per colour
+    "mission_deck_head",  # int64[3]
+    "mission_deck_count", # int64[3]
+    "mission_hand",       # int64[4, MAX_MISSIONS]: 1 if the card is in hand (private)
+    "mission_played",     # int64[4, MAX_MISSIONS]: 1 if played face up
+    "ability_count",      # int64[4, N_ABILITIES]: played cards with each ability
+    "uses_left",          # int64[4, N_ABILITIES]: uses left this phase
+    "ability_uses",       # int64[4, N_ABILITIES]: uses over the game (analysis)
+    "stats",              # int64[4, N_STATS]
+    "score_after_round",  # int64[4, rounds]
+    "streams",            # uint64[N_SOURCES, 2]: random streams (sim.core.random_streams)
+    "trace",              # int64[capacity, TRACE_WIDTH]: event log in replay mode
+))
+
+
+def new_state(data, trace_capacity=1):
+    """Allocate the arrays of one game (filled by ``setup.setup_game``)."""
+    n_coat_kinds = int(data.numbers[1])
+    n_rounds = int(data.numbers[0])
+    n_ints = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
+    return LouisState(
+        game=n_ints(len(GAME_FIELDS)), side=n_ints(C.N_COURTIERS),
+        markers=n_ints(C.N_COURTIERS, C.N_COLOURS), own_supply=n_ints(C.N_COLOURS),
+        general_supply=n_ints(C.N_COLOURS), gold=n_ints(C.MAX_PLAYERS),
+        tokens=n_ints(C.MAX_PLAYERS, C.N_TOKENS), token_pile=n_ints(C.N_TOKENS),
+        coats=n_ints(C.MAX_PLAYERS, n_coat_kinds), coat_pile=n_ints(n_coat_kinds),
+        gold_sequence=n_ints(len(data.gold_card_gold)),
+        influence_deck=n_ints(len(data.influence_cards)),
+        influence_hand=n_ints(C.MAX_PLAYERS, C.N_INFLUENCE_KINDS),
+        intrigue_deck=n_ints(max(1, len(data.intrigue_cards))),
+        intrigue_hand=n_ints(C.MAX_PLAYERS, C.N_COURTIERS),
+        mission_deck=n_ints(C.N_MISSION_COLOURS, MAX_MISSIONS),
+        mission_deck_head=n_ints(C.N_MISSION_COLOURS), mission_deck_count=n_ints(C.N_MISSION_COLOURS),
+        mission_hand=n_ints(C.MAX_PLAYERS, MAX_MISSIONS), mission_played=n_ints(C.MAX_PLAYERS, MAX_MISSIONS),
+        ability_count=n_ints(C.MAX_PLAYERS, C.N_ABILITIES), uses_left=n_ints(C.MAX_PLAYERS, C.N_ABILITIES),
+        ability_uses=n_ints(C.MAX_PLAYERS, C.N_ABILITIES),
+        stats=n_ints(C.MAX_PLAYERS, N_STATS), score_after_round=n_ints(C.MAX_PLAYERS, n_rounds),
+        streams=np.zeros((C.N_SOURCES, 2), dtype=np.uint64),
+        trace=n_ints(max(1, trace_capacity), TRACE_WIDTH),
+    )
+
+
+@njit(cache=True)
+def copy_state(state):
+    """An independent copy of every array (for search bots)."""
+    return LouisState(
+        state.game.copy(), state.side.copy(), state.markers.copy(), state.own_supply.copy(),
+        state.general_supply.copy(), state.gold.copy(), state.tokens.copy(), state.token_pile.copy(),
+        state.coats.copy(), state.coat_pile.copy(), state.gold_sequence.copy(),
+        state.influence_deck.copy(), state.influence_hand.copy(), state.intrigue_deck.copy(),
+        state.intrigue_hand.copy(), state.mission_deck.copy(), state.mission_deck_head.copy(),
+        state.mission_deck_count.copy(), state.mission_hand.copy(), state.mission_played.copy(),
+        state.ability_count.copy(), state.uses_left.copy(), state.ability_uses.copy(), state.stats.copy(),
+        state.score_after_round.copy(), state.streams.copy(), state.trace.copy(),
+    )
+
+
+@njit(cache=True, inline="always")  # called everywhere; inlined so replay-off costs one compare
+def trace_event(state, code, a, b, c, d, e, f, g):
+    """Append one event to the replay log (a no-op outside replay mode)."""
+    if state.game[TRACE_ON] == 0:
+        return
+    row = state.game[TRACE_LENGTH]
+    if row < state.trace.shape[0]:
+        state.trace[row, 0] = code
+        state.trace[row, 1] = a
+        state.trace[row, 2] = b
+        state.trace[row, 3] = c
+        state.trace[row, 4] = d
+        state.trace[row, 5] = e
+        state.trace[row, 6] = f
+        state.trace[row, 7] = g
+    state.game[TRACE_LENGTH] = row + 1
+
+
+@njit(cache=True, inline="always")
+def seat_order(state, position):
+    """The seat ``position`` places clockwise from this round's start player."""
+    return (state.game[START_SEAT] + position) % state.game[N_PLAYERS]
+
+
+@njit(cache=True)
+def hand_size(state, player):
+    return state.influence_hand[player].sum()
+
+
+@njit(cache=True)
+def missions_completed(state, player):
+    return state.mission_played[player].sum()
+
+
+@njit(cache=True)
+def provisional_score(state, data, player):
+    """Coats and completed missions so far (the standing recorded after each round)."""
+    return (state.coats[player].sum() * data.numbers[POINTS_PER_COAT]
+            + missions_completed(state, player) * data.numbers[POINTS_PER_MISSION])

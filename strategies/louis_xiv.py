@@ -1,0 +1,507 @@
+"""Louis XIV bot families: compiled decision functions, one per decision point (rules §10.1).
+
+A bot is a family id plus a float64 parameter vector (``PARAMETERS`` documents each entry's
+meaning, default and range). The rules kernels ask; these functions answer, reading only what
+a player at the table sees: public state and the bot's own hand (state.py, Q21).
+
+- ``random`` (family 0): uniform over the legal choices at every decision point.
+- ``greedy`` (family 1): one-step heuristic. It values each courtier's gift for itself (tokens
+  its missions need, coats, gold, cards), estimates its chance to win the courtier from the
+  marker lead it would have, and takes the move with the best gain in expected value.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from sim.core.engine import BotSeat, ConfigError
+from sim.core.random_streams import below, uniform
+from sim.louis_xiv import constants as C
+from sim.louis_xiv.data import LB_SKIP_COST
+from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, INCOME_TWO_MARKERS,
+                                     INTRIGUE_NONE, INTRIGUE_ONE_FROM_GENERAL, INTRIGUE_ONE_FROM_OWN,
+                                     INTRIGUE_TWO_FROM_OWN, MOVE_KIND, MOVE_LENGTH, MOVE_PATH, OPTION_CARD,
+                                     OPTION_PAY_1, OPTION_PAY_2, PLACE, PLACE_FOUR, PURPOSE_CONDE, RETRIEVE,
+                                     RETRIEVE_FOUR, SKIP)
+from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS
+
+RANDOM = 0
+GREEDY = 1
+FAMILIES = {"random": RANDOM, "greedy": GREEDY}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    default: float
+    low: float
+    high: float
+    meaning: str
+
+
+PARAMETERS = (
+    Parameter("value_crown", 3.0, 0, 20, "value of a crown (pays for any mission cost)"),
+    Parameter("value_token", 1.5, 0, 20, "value of a scepter, helmet, ring or document"),
+    Parameter("value_needed_token", 2.5, 0, 20, "extra value of a token a mission card in hand needs"),
+    Parameter("value_coat", 1.0, 0, 20, "value of a coat of arms (1 point)"),
+    Parameter("value_gold", 0.4, 0, 5, "value of one gold"),
+    Parameter("value_influence_card", 1.5, 0, 20, "value of an extra influence card (Mazarin)"),
+    Parameter("value_intrigue_card", 1.5, 0, 20, "value of an intrigue card"),
+    Parameter("value_marker", 0.35, 0, 5, "value of a marker in the own supply rather than the general supply"),
+    Parameter("bribe_willingness", 1.0, 0, 10, "bribe when gift value x willingness >= cost x value_gold"),
+    Parameter("louis_aggression", 1.0, 0, 5, "weight of Louis XIV's extra crown"),
+    Parameter("chance_lead", 0.65, 0, 1, "estimated chance that a lead of one marker wins a courtier"),
+    Parameter("chance_lead_step", 0.15, 0, 1, "extra chance per further marker of lead"),
+    Parameter("chance_tie", 0.2, 0, 1, "estimated chance of winning from a tie for most"),
+    Parameter("retrieve_below", 3, 0, 16, "retrieve markers eagerly when the own supply is at most this"),
+    Parameter("deck_light", 1.0, 0, 10, "preference for drawing from the light-blue mission deck"),
+    Parameter("deck_blue", 0.8, 0, 10, "preference for drawing from the blue mission deck"),
+    Parameter("deck_dark", 0.5, 0, 10, "preference for drawing from the dark-blue mission deck"),
+    Parameter("noise", 0.05, 0, 10, "random noise added to move scores (breaks ties, varies play)"),
+)
+PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAMETERS)}
+(VALUE_CROWN, VALUE_TOKEN, VALUE_NEEDED_TOKEN, VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD,
+ VALUE_INTRIGUE_CARD, VALUE_MARKER, BRIBE_WILLINGNESS, LOUIS_AGGRESSION, CHANCE_LEAD, CHANCE_LEAD_STEP,
+ CHANCE_TIE, RETRIEVE_BELOW, DECK_LIGHT, DECK_BLUE, DECK_DARK, NOISE) = range(len(PARAMETERS))
+N_PARAMETERS = len(PARAMETERS)
+
+
+def default_parameters() -> np.ndarray:
+    return np.array([parameter.default for parameter in PARAMETERS], dtype=np.float64)
+
+
+def resolve_bot(name: str, overrides: dict | None = None) -> BotSeat:
+    """A built-in bot by name, optionally with parameter overrides (validated)."""
+    if name not in FAMILIES:
+        raise ConfigError(f"unknown Louis XIV bot '{name}': expected one of {', '.join(sorted(FAMILIES))}")
+    params = default_parameters()
+    for key, value in (overrides or {}).items():
+        if key not in PARAMETER_INDEX:
+            raise ConfigError(f"bot '{name}': unknown parameter '{key}'; expected one of {', '.join(PARAMETER_INDEX)}")
+        parameter = PARAMETERS[PARAMETER_INDEX[key]]
+        if not parameter.low <= float(value) <= parameter.high:
+            raise ConfigError(f"bot '{name}': parameter '{key}' expected {parameter.low}..{parameter.high}, found {value}")
+        params[PARAMETER_INDEX[key]] = float(value)
+    return BotSeat(name=name, family=FAMILIES[name], params=params)
+
+
+@njit(cache=True, inline="always")
+def bot_rng_source(player):
+    return C.SOURCE_BOT + player
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared helpers: what a gift is worth to a player, and what holding m markers on a courtier is
+# worth (greedy)
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def needed_tokens(state, data, player, needed):
+    """needed[kind] = 1 if a mission card in hand names that token and the player has none."""
+    needed[:] = 0
+    for card in range(data.mission_colour.shape[0]):
+        if state.mission_hand[player, card] == 0:
+            continue
+        for slot in range(2):
+            kind = data.mission_cost[card, slot]
+            if kind > 0 and state.tokens[player, kind] == 0:
+                needed[kind] = 1
+
+
+@njit(cache=True, inline="always")
+def token_value_given(kind, needed, params):
+    if kind == C.CROWN:
+        return params[VALUE_CROWN]
+    return params[VALUE_TOKEN] + needed[kind] * params[VALUE_NEEDED_TOKEN]
+
+
+@njit(cache=True)
+def token_value(state, data, player, kind, params):
+    needed = np.zeros(C.N_TOKENS, dtype=np.int64)
+    needed_tokens(state, data, player, needed)
+    return token_value_given(kind, needed, params)
+
+
+@njit(cache=True, inline="always")
+def gift_value_given(data, courtier, needed, params):
+    value = 0.0
+    if data.gift_token[courtier] >= 0:
+        value += token_value_given(data.gift_token[courtier], needed, params)
+    value += data.gift_coats[courtier] * params[VALUE_COAT]
+    value += data.gift_gold[courtier] * params[VALUE_GOLD]
+    value += data.gift_influence_cards[courtier] * params[VALUE_INFLUENCE_CARD]
+    value += data.gift_intrigue_cards[courtier] * params[VALUE_INTRIGUE_CARD]
+    value += data.gift_place_any[courtier] * 0.5
+    value += data.gift_place_on_count[courtier] * 0.25
+    value += data.gift_retrieve[courtier] * params[VALUE_MARKER]
+    return value
+
+
+@njit(cache=True)
+def gift_value(state, data, player, courtier, params):
+    needed = np.zeros(C.N_TOKENS, dtype=np.int64)
+    needed_tokens(state, data, player, needed)
+    return gift_value_given(data, courtier, needed, params)
+
+
+@njit(cache=True, inline="always")
+def win_chance(lead, params):
+    if lead >= 1:
+        return min(0.97, params[CHANCE_LEAD] + (lead - 1) * params[CHANCE_LEAD_STEP])
+    if lead == 0:
+        return params[CHANCE_TIE]
+    return 0.02
+
+
+@njit(cache=True, inline="always")
+def holding_value_given(mine, others, mode, printed, louis, gift, params):
+    """Expected worth of holding ``mine`` markers on a courtier where the best other colour
+    holds ``others``: the chance to win it (from the lead) times the gift, less the markers
+    that go to the general supply when winning; on a gold side the bribe is the fallback."""
+    if mine <= 0:
+        return 0.0
+    if louis:
+        chance = win_chance(mine - others, params)
+        top = gift + params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
+        return chance * (top - mine * params[VALUE_MARKER]) + (1.0 - chance) * 0.4 * gift
+    if mode == C.THRESHOLD_MODE:
+        if mine >= printed:
+            return 0.95 * gift
+        return 0.3 * gift * mine / max(1, printed)
+    chance = win_chance(mine - others, params)
+    value = chance * (gift - mine * params[VALUE_MARKER])
+    if mode == C.GOLD_MODE:
+        value += (1.0 - chance) * max(0.0, gift - printed * params[VALUE_GOLD])
+    return value
+
+
+@njit(cache=True)
+def fill_holding_gains(state, data, player, params, gains):
+    """gains[k, c]: the value gained by adding c more markers to courtier k."""
+    needed = np.zeros(C.N_TOKENS, dtype=np.int64)
+    needed_tokens(state, data, player, needed)
+    n_colours = state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
+    louis_courtier = state.game[LOUIS_COURTIER]
+    for courtier in range(C.N_COURTIERS):
+        gift = gift_value_given(data, courtier, needed, params)
+        others = 0
+        for colour in range(n_colours):
+            if colour != player and state.markers[courtier, colour] > others:
+                others = state.markers[courtier, colour]
+        side = state.side[courtier]
+        mode = data.courtier_mode[courtier, side]
+        printed = data.courtier_value[courtier, side]
+        louis = courtier == louis_courtier
+        mine = state.markers[courtier, player]
+        base = holding_value_given(mine, others, mode, printed, louis, gift, params)
+        gains[courtier, 0] = 0.0
+        for extra in range(1, gains.shape[1]):
+            gains[courtier, extra] = holding_value_given(mine + extra, others, mode, printed, louis, gift, params) - base
+
+
+# ---------------------------------------------------------------------------------------------
+# Decision points
+# ---------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def choose_influence_move(state, data, player, moves, n_moves, family, params):
+    """§4.2 step 2: which influence turn (index into the move buffer)."""
+    source = bot_rng_source(player)
+    if family == RANDOM:
+        return below(state.streams, source, n_moves)
+    gains = np.zeros((C.N_COURTIERS, 5))
+    fill_holding_gains(state, data, player, params, gains)
+    own = state.own_supply[player]
+    best = 0
+    best_score = -1e18
+    for index in range(n_moves):
+        move = moves[index]
+        kind = move[MOVE_KIND]
+        score = 0.0
+        if kind == PLACE or kind == PLACE_FOUR:
+            for step in range(move[MOVE_LENGTH]):
+                score += gains[move[MOVE_PATH + 2 * step], move[MOVE_PATH + 2 * step + 1]]
+            if kind == PLACE_FOUR:
+                score -= 1.0
+        elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
+            wanted = 4 if kind == RETRIEVE_FOUR else 3
+            moved = min(wanted, state.general_supply[player])
+            eager = 2.0 if own <= params[RETRIEVE_BELOW] else 0.5
+            score = moved * params[VALUE_MARKER] * eager
+            if kind == RETRIEVE_FOUR:
+                score -= 1.0
+        elif kind == SKIP:
+            score = 0.5 - data.numbers[LB_SKIP_COST] * params[VALUE_GOLD]
+        elif kind == CARD_SWAP:
+            score = 0.2
+        score += params[NOISE] * uniform(state.streams, source)
+        if score > best_score:
+            best_score = score
+            best = index
+    return best
+
+
+@njit(cache=True)
+def choose_card_to_spend(state, data, player, family, params):
+    """DB-PLACE4: which influence card is played as the joker of 4."""
+    if family == RANDOM:
+        pick = below(state.streams, bot_rng_source(player), state.influence_hand[player].sum())
+        for card in range(C.N_INFLUENCE_KINDS):
+            pick -= state.influence_hand[player, card]
+            if pick < 0:
+                return card
+    gains = np.zeros((C.N_COURTIERS, 5))
+    fill_holding_gains(state, data, player, params, gains)
+    best = -1
+    best_gain = 1e18
+    for card in range(C.N_COURTIERS):
+        if state.influence_hand[player, card] > 0 and gains[card, 3] < best_gain:
+            best_gain = gains[card, 3]
+            best = card
+    return best if best >= 0 else C.JOKER
+
+
+@njit(cache=True)
+def use_optional_ability(state, data, player, ability, family, params):
+    """Whether to use an optional ability now (LB-MARKER, DB-INTRIGUE, DB-CARDFORMARKER,
+    start-of-phase placements)."""
+    if family == RANDOM:
+        return below(state.streams, bot_rng_source(player), 2) == 1
+    if ability == C.DB_CARDFORMARKER:
+        return state.own_supply[player] > params[RETRIEVE_BELOW]
+    if ability == C.LB_MARKER:
+        return state.general_supply[player] > 0
+    return True
+
+
+@njit(cache=True)
+def choose_income(state, data, player, family, params):
+    """B-INCOME: 2 gold, 1 gold + 1 marker, or 2 markers (general -> own)."""
+    if family == RANDOM:
+        return below(state.streams, bot_rng_source(player), 3)
+    if state.general_supply[player] >= 2 and state.own_supply[player] <= params[RETRIEVE_BELOW]:
+        return INCOME_TWO_MARKERS
+    if state.general_supply[player] >= 1 and params[VALUE_MARKER] > params[VALUE_GOLD]:
+        return INCOME_GOLD_AND_MARKER
+    return INCOME_TWO_GOLD
+
+
+@njit(cache=True)
+def choose_markers_to_retrieve(state, data, player, maximum, family, params):
+    """DB-MARKERS3: how many markers (0..maximum) to move general -> own."""
+    if family == RANDOM:
+        return below(state.streams, bot_rng_source(player), maximum + 1)
+    return maximum
+
+
+@njit(cache=True)
+def choose_intrigue(state, data, player, courtier, family, params):
+    """§4.3 step 1: play this courtier's intrigue card, and how."""
+    general = state.general_supply[player]
+    own = state.own_supply[player]
+    if family == RANDOM:
+        legal = np.zeros(4, dtype=np.int64)
+        n_legal = 1
+        legal[0] = INTRIGUE_NONE
+        if general > 0:
+            legal[n_legal] = INTRIGUE_ONE_FROM_GENERAL
+            n_legal += 1
+        if own > 0:
+            legal[n_legal] = INTRIGUE_ONE_FROM_OWN
+            n_legal += 1
+        if own > 1:
+            legal[n_legal] = INTRIGUE_TWO_FROM_OWN
+            n_legal += 1
+        return legal[below(state.streams, bot_rng_source(player), n_legal)]
+    gains = np.zeros((C.N_COURTIERS, 3))
+    fill_holding_gains(state, data, player, params, gains)
+    gain_one = gains[courtier, 1]
+    gain_two = gains[courtier, 2]
+    keep = params[VALUE_COAT]  # an unplayed intrigue card is worth a coat at the end
+    if general > 0 and gain_one + params[VALUE_MARKER] >= gain_two and gain_one > keep:
+        return INTRIGUE_ONE_FROM_GENERAL
+    if own > 1 and gain_two > keep and gain_two > gain_one:
+        return INTRIGUE_TWO_FROM_OWN
+    if own > 0 and gain_one > keep:
+        return INTRIGUE_ONE_FROM_OWN
+    return INTRIGUE_NONE
+
+
+@njit(cache=True)
+def choose_once_first(state, data, player, courtier, family, params):
+    """DB-ONCEFIRST: win this tie for most (once per evaluation phase)?"""
+    if family == RANDOM:
+        return below(state.streams, bot_rng_source(player), 2) == 1
+    return gift_value(state, data, player, courtier, params) > params[VALUE_COAT]
+
+
+@njit(cache=True)
+def choose_bribe(state, data, player, courtier, cost, family, params):
+    """§4.3.1: pay the bribe for this courtier's gift?"""
+    if family == RANDOM:
+        return below(state.streams, bot_rng_source(player), 2) == 1
+    return gift_value(state, data, player, courtier, params) * params[BRIBE_WILLINGNESS] >= cost * params[VALUE_GOLD]
+
+
+@njit(cache=True)
+def choose_courtier_for_marker(state, data, player, purpose, family, params):
+    """Condé's marker or DB-ENDPLACE: which courtier (0..11), or -1 for none where optional."""
+    if family == RANDOM:
+        if purpose == PURPOSE_CONDE:
+            return below(state.streams, bot_rng_source(player), C.N_COURTIERS)
+        return below(state.streams, bot_rng_source(player), C.N_COURTIERS + 1) - 1
+    gains = np.zeros((C.N_COURTIERS, 2))
+    fill_holding_gains(state, data, player, params, gains)
+    return np.argmax(gains[:, 1])
+
+
+@njit(cache=True)
+def choose_maintenon_count(state, data, player, maximum, family, params):
+    """Maintenon: how many markers (0..maximum) to put on her named courtier."""
+    if family == RANDOM:
+        return below(state.streams, bot_rng_source(player), maximum + 1)
+    return maximum
+
+
+@njit(cache=True, inline="always")
+def payment_cost(option, needed, params):
+    cost = 0.0
+    for slot in range(2):
+        cost += token_value_given(option[OPTION_PAY_1 + slot], needed, params)
+    return cost
+
+
+@njit(cache=True)
+def choose_mission_play(state, data, player, options, n_options, family, params):
+    """§4.5 step 1: which (card, payment) to play, or -1 to end the mission turn."""
+    if family == RANDOM:
+        return below(state.streams, bot_rng_source(player), n_options + 1) - 1
+    needed = np.zeros(C.N_TOKENS, dtype=np.int64)
+    needed_tokens(state, data, player, needed)
+    best = -1
+    best_cost = 1e18
+    for index in range(n_options):
+        cost = payment_cost(options[index], needed, params)
+        if cost < best_cost:
+            best_cost = cost
+            best = index
+    return best  # a mission is 5 points: always worth the tokens
+
+
+@njit(cache=True)
+def choose_mission_deck(state, data, player, family, params):
+    """§4.5 step 2: which non-empty mission deck to draw from."""
+    if family == RANDOM:
+        pick = below(state.streams, bot_rng_source(player), (state.mission_deck_count > 0).sum())
+        for colour in range(C.N_MISSION_COLOURS):
+            if state.mission_deck_count[colour] > 0:
+                if pick == 0:
+                    return colour
+                pick -= 1
+    best = -1
+    best_weight = -1.0
+    for colour in range(C.N_MISSION_COLOURS):
+        weight = params[DECK_LIGHT + colour]
+        if state.mission_deck_count[colour] > 0 and weight > best_weight:
+            best_weight = weight
+            best = colour
+    return best
+
+
+@njit(cache=True)
+def choose_token_swap(state, data, player, family, params):
+    """LB-TOKENSWAP: which non-crown token to trade for a crown, or -1."""
+    if family == RANDOM:
+        pick = below(state.streams, bot_rng_source(player), C.N_TOKENS)  # 0 = do not swap
+        if pick == 0 or state.tokens[player, pick] == 0:
+            return -1
+        return pick
+    # only when it makes a mission card in hand payable that is not payable now
+    for kind in range(1, C.N_TOKENS):
+        if state.tokens[player, kind] == 0:
+            continue
+        state.tokens[player, kind] -= 1
+        state.tokens[player, C.CROWN] += 1
+        enabled = any_payable(state, data, player)
+        state.tokens[player, kind] += 1
+        state.tokens[player, C.CROWN] -= 1
+        if enabled and not any_payable(state, data, player):
+            return kind
+    return -1
+
+
+@njit(cache=True)
+def any_payable(state, data, player):
+    tokens = state.tokens[player]
+    for card in range(data.mission_colour.shape[0]):
+        if state.mission_hand[player, card] == 0:
+            continue
+        for pay_1 in range(C.N_TOKENS):
+            cost_1 = data.mission_cost[card, 0]
+            if not (cost_1 == C.ANY_TOKEN or pay_1 == cost_1 or pay_1 == C.CROWN):
+                continue
+            for pay_2 in range(C.N_TOKENS):
+                cost_2 = data.mission_cost[card, 1]
+                if not (cost_2 == C.ANY_TOKEN or pay_2 == cost_2 or pay_2 == C.CROWN):
+                    continue
+                needed = 2 if pay_1 == pay_2 else 1
+                if tokens[pay_1] >= needed and tokens[pay_2] >= 1:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def choose_mission_swap(state, data, player, family, params, chosen):
+    """LB-MISSIONSWAP: up to 2 hand cards to put under their decks; returns how many, cards in
+    ``chosen``."""
+    n_hand = state.mission_hand[player].sum()
+    if n_hand == 0:
+        return 0
+    source = bot_rng_source(player)
+    if family == RANDOM:
+        count = below(state.streams, source, min(2, n_hand) + 1)
+        taken = 0
+        while taken < count:
+            pick = below(state.streams, source, n_hand)
+            for card in range(data.mission_colour.shape[0]):
+                if state.mission_hand[player, card] == 1:
+                    if pick == 0:
+                        if taken == 0 or chosen[0] != card:
+                            chosen[taken] = card
+                            taken += 1
+                        break
+                    pick -= 1
+        return count
+    # greedy: swap dark-blue cards whose token it holds none of (hard to complete)
+    taken = 0
+    for card in range(data.mission_colour.shape[0]):
+        if taken == 2:
+            break
+        if state.mission_hand[player, card] == 1 and data.mission_colour[card] == C.DARK:
+            kind = data.mission_cost[card, 0]
+            if state.tokens[player, kind] == 0 and state.tokens[player, C.CROWN] == 0:
+                chosen[taken] = card
+                taken += 1
+    return taken
+
+
+@njit(cache=True)
+def choose_token_to_return(state, data, player, family, params):
+    """§4.5 step 5: which token to give back (for a coat) when holding too many."""
+    if family == RANDOM:
+        pick = below(state.streams, bot_rng_source(player), state.tokens[player].sum())
+        for kind in range(C.N_TOKENS):
+            pick -= state.tokens[player, kind]
+            if pick < 0:
+                return kind
+    needed = np.zeros(C.N_TOKENS, dtype=np.int64)
+    needed_tokens(state, data, player, needed)
+    worst = -1
+    worst_value = 1e18
+    for kind in range(C.N_TOKENS):
+        if state.tokens[player, kind] > 0:
+            value = token_value_given(kind, needed, params)
+            if value < worst_value:
+                worst_value = value
+                worst = kind
+    return worst
