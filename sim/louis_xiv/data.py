@@ -6,7 +6,6 @@ collected in ``numbers`` with named indices (``numbers[START_GOLD]``).
 """
 from __future__ import annotations
 
-from collections import namedtuple
 from pathlib import Path
 from typing import Literal
 
@@ -15,6 +14,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sim.core.engine import ConfigError
+from sim.core.records import define_array_record
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.rules import N_SWITCHES, SWITCH_INDEX, SWITCHES
 
@@ -198,7 +198,7 @@ NUMBER_FIELDS = (
  LB_SKIP_COST, LB_TOKENSWAP_COST, BRIBE_DISCOUNT, N_INFLUENCE_CARDS, N_INTRIGUE_CARDS,
  N_GOLD_CARDS) = range(len(NUMBER_FIELDS))
 
-LouisData = namedtuple("LouisData", (
+DATA_FIELDS = (
     "numbers",              # int64[N_NUMBERS]
     "courtier_mode",        # int64[12, 2]: mode of side A / side B
     "courtier_value",       # int64[12, 2]: bribe cost or threshold
@@ -219,7 +219,8 @@ LouisData = namedtuple("LouisData", (
     "mission_ability",      # int64[n_missions]
     "mission_cost",         # int64[n_missions, 2]: token kind or ANY_TOKEN
     "general_supply_at_start",  # int64[5, 4]: by number of players, by seat
-))
+)
+LouisData = define_array_record("LouisData", DATA_FIELDS, globals())
 
 
 def _format_validation_error(path: Path, error: ValidationError) -> str:
@@ -336,7 +337,7 @@ def to_kernel_data(model: LouisXIVFile) -> LouisData:
         "n_influence_cards": len(influence_cards), "n_intrigue_cards": len(intrigue_cards),
         "n_gold_cards": len(model.gold_cards),
     }
-    return LouisData(
+    return LouisData.from_arrays(LouisDataArrays(
         numbers=ints([numbers[name] for name in NUMBER_FIELDS]),
         courtier_mode=ints([[mode_index[c.side_a.mode], mode_index[c.side_b.mode]] for c in courtiers]),
         courtier_value=ints([[c.side_a.value, c.side_b.value] for c in courtiers]),
@@ -360,4 +361,4 @@ def to_kernel_data(model: LouisXIVFile) -> LouisData:
         mission_ability=ints([ability_index[m.ability] for _, m in missions]),
         mission_cost=ints([[C.ANY_TOKEN if t == "any" else token_index[t] for t in m.cost] for _, m in missions], (len(missions), 2)),
         general_supply_at_start=general_supply,
-    )
+    ))

@@ -117,10 +117,11 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
     row[R.C_FREE_MASK] = free_mask
     row[R.C_TO_GENERAL_MASK] = to_general_mask
 
+    trace_event(state, E.MARKER_COUNTS, courtier, counts[0], counts[1], counts[2], counts[3], counts[C.IMAGINARY], 0)
+    trace_event(state, E.EVALUATION, courtier, mode, 1 if louis else 0, top, free_mask, row[R.C_LOUIS_CASE], second)
     hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, louis, bot_family, bot_params)
     if bribers_allowed:
         offer_bribes(state, data, rules, courtier, counts, value, free_mask, second, bot_family, bot_params, row)
-    trace_event(state, E.EVALUATION, courtier, mode, 1 if louis else 0, top, free_mask, row[R.C_LOUIS_CASE], second)
     return_markers(state, courtier, counts, to_general_mask, n_players)
     if flip and state.game[ROUND] < data.numbers[ROUNDS]:
         state.side[courtier] = 1 - side

@@ -10,11 +10,10 @@ holds. Private to their owner: ``influence_hand``, ``mission_hand``, ``intrigue_
 ``coats`` (kinds), deck orders, the unused gold cards. Bot decision functions read only the
 public arrays and their own row of the private ones.
 """
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
+from sim.core.records import define_array_record
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.data import POINTS_PER_COAT, POINTS_PER_MISSION
 
@@ -46,7 +45,7 @@ N_STATS = len(STAT_FIELDS)
 TRACE_WIDTH = 8           # event code + up to 7 arguments
 MAX_MISSIONS = 64         # capacity of mission arrays (the game has 40 cards)
 
-LouisState = namedtuple("LouisState", (
+STATE_FIELDS = (
     "game",               # int64[len(GAME_FIELDS)]
     "side",               # int64[12]: 0 = side A (red number), 1 = side B
     "markers",            # int64[12, 5]: markers on each courtier per colour (col 4: imaginary)
@@ -74,7 +73,8 @@ LouisState = namedtuple("LouisState", (
     "score_after_round",  # int64[4, rounds]
     "streams",            # uint64[N_SOURCES, 2]: random streams (sim.core.random_streams)
     "trace",              # int64[capacity, TRACE_WIDTH]: event log in replay mode
-))
+)
+LouisState = define_array_record("LouisState", STATE_FIELDS, globals())
 
 
 def new_state(data, trace_capacity=1):
@@ -82,7 +82,7 @@ def new_state(data, trace_capacity=1):
     n_coat_kinds = int(data.numbers[1])
     n_rounds = int(data.numbers[0])
     n_ints = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
-    return LouisState(
+    return LouisState.from_arrays(LouisStateArrays(
         game=n_ints(len(GAME_FIELDS)), side=n_ints(C.N_COURTIERS),
         markers=n_ints(C.N_COURTIERS, C.N_COLOURS), own_supply=n_ints(C.N_COLOURS),
         general_supply=n_ints(C.N_COLOURS), gold=n_ints(C.MAX_PLAYERS),
@@ -101,7 +101,7 @@ def new_state(data, trace_capacity=1):
         stats=n_ints(C.MAX_PLAYERS, N_STATS), score_after_round=n_ints(C.MAX_PLAYERS, n_rounds),
         streams=np.zeros((C.N_SOURCES, 2), dtype=np.uint64),
         trace=n_ints(max(1, trace_capacity), TRACE_WIDTH),
-    )
+    ))
 
 
 @njit(cache=True)

@@ -1,0 +1,91 @@
+"""Array records: a game's state or component data as one object holding numpy arrays.
+
+Kernels read ``state.markers[courtier, player]`` whatever the record is. Compiled, a record is
+a numba StructRef, passed to every kernel function as one pointer: a namedtuple of ~25 arrays
+is passed field by field (every array's shape, strides and pointers), which measured ~250 ns per
+call and made a game ~20x slower. Under ``NUMBA_DISABLE_JIT=1`` a record is a plain namedtuple.
+
+On the Python side a record built from arrays keeps them, so attribute access, pickling (joblib
+workers) and equality need no compiled getters.
+
+Define a record with ``define_array_record(name, fields, module_globals)``; it creates the
+StructRef type class ``<name>Type`` and the proxy class ``<name>`` in the calling module, so
+numba's cache can find both by name.
+"""
+from collections import namedtuple
+
+from numba import config, njit
+from numba.core import types
+from numba.experimental import structref
+
+
+class ArrayRecordProxy(structref.StructRefProxy):
+    """Python face of an array record: keeps the namedtuple of arrays it was made from."""
+
+    def __getattr__(self, name):
+        arrays = self.__dict__.get("_arrays")
+        if arrays is not None and name in arrays._fields:
+            return getattr(arrays, name)
+        return _compiled_getter(name)(self)
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), self._as_arrays()))
+
+    def _as_arrays(self):
+        arrays = self.__dict__.get("_arrays")
+        if arrays is None:
+            arrays = self._arrays_type(*(_compiled_getter(name)(self) for name in self._arrays_type._fields))
+            self.__dict__["_arrays"] = arrays
+        return arrays
+
+
+def _rebuild(proxy_class, arrays):
+    return proxy_class.from_arrays(arrays)
+
+
+_GETTERS = {}
+
+
+def _compiled_getter(name):
+    """A compiled ``lambda record: record.<name>`` (used only for records built in a kernel)."""
+    if name.startswith("__") or not name.isidentifier():
+        raise AttributeError(name)
+    if name not in _GETTERS:
+        namespace = {}
+        exec(f"def get(record):\n    return record.{name}\n", namespace)  # noqa: S102 - field name is an identifier
+        _GETTERS[name] = njit(namespace["get"])
+    return _GETTERS[name]
+
+
+def _preprocess_fields(self, fields):
+    return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+def define_array_record(name, fields, module_globals):
+    """Create the record class ``name`` with ``fields`` in the calling module and return it.
+    ``Record(*arrays)`` works in Python and in kernels; ``Record.from_arrays(namedtuple)`` too."""
+    arrays_type = namedtuple(name + "Arrays", fields)
+    module = module_globals["__name__"]
+    arrays_type.__module__ = module
+    module_globals[name + "Arrays"] = arrays_type
+    if config.DISABLE_JIT:
+        record = namedtuple(name, fields)
+        record.__module__ = module
+        record.from_arrays = classmethod(lambda cls, arrays: cls(*arrays))
+        module_globals[name] = record
+        return record
+    type_class = type(name + "Type", (types.StructRef,), {"preprocess_fields": _preprocess_fields,
+                                                         "__module__": module})
+    structref.register(type_class)
+    module_globals[name + "Type"] = type_class
+
+    def from_arrays(cls, arrays):
+        record = cls(*arrays)
+        record.__dict__["_arrays"] = arrays_type(*arrays)
+        return record
+
+    proxy = type(name, (ArrayRecordProxy,), {"__module__": module, "from_arrays": classmethod(from_arrays),
+                                             "_arrays_type": arrays_type})
+    structref.define_proxy(proxy, type_class, list(fields))
+    module_globals[name] = proxy
+    return proxy

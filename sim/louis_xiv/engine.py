@@ -1,0 +1,112 @@
+"""The Louis XIV engine object the runner and CLI use (sim.core.engine.GameEngine)."""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.louis_xiv import constants as C
+from sim.louis_xiv import results as R
+from sim.louis_xiv.data import (DEFAULT_GAME_FILE, ROUNDS, load_game_file, rule_vector, to_kernel_data)
+from sim.louis_xiv.decisions import MOVE_CAPACITY, MOVE_WIDTH, OPTION_CAPACITY, OPTION_WIDTH
+from sim.louis_xiv.kernel import play_chunk_kernel, play_game
+from sim.louis_xiv.replay import decode
+from sim.louis_xiv.rules import SWITCHES
+from sim.louis_xiv.state import TRACE_LENGTH, new_state
+from strategies import louis_xiv as bots_module
+
+TRACE_CAPACITY = 20_000
+
+
+def bot_arrays(bots: list[BotSeat]):
+    families = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
+    params = np.tile(bots_module.default_parameters(), (C.MAX_PLAYERS, 1))
+    for seat, bot in enumerate(bots):
+        families[seat] = bot.family
+        params[seat, :] = bot.params
+    return families, params
+
+
+class LouisXIVEngine:
+    name = "louis-xiv"
+    player_counts = (2, 3, 4)
+    tables = ("games", "seats", "courtiers")
+
+    def load_setup(self, game_file=None, rule_overrides=None) -> GameSetup:
+        model = load_game_file(game_file)
+        rules = rule_vector(model, rule_overrides)
+        self.player_counts = tuple(range(model.players.min, model.players.max + 1))
+        return GameSetup(
+            game=self.name, data=to_kernel_data(model), rules=rules,
+            description={"game_file": str(game_file or DEFAULT_GAME_FILE),
+                         "rules": {switch.name: bool(rules[i]) for i, switch in enumerate(SWITCHES)}},
+        )
+
+    def resolve_bot(self, name: str) -> BotSeat:
+        return bots_module.resolve_bot(name)
+
+    def _check(self, n_players, bots):
+        if n_players not in self.player_counts:
+            raise ConfigError(f"louis-xiv: --players expected one of {self.player_counts}, found {n_players}")
+        if len(bots) != n_players:
+            raise ConfigError(f"louis-xiv: expected {n_players} bots (one per seat), found {len(bots)}")
+
+    def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
+        self._check(n_players, bots)
+        data = setup.data
+        rows_per_game = int(data.numbers[ROUNDS]) * C.N_COURTIERS
+        game_rows = np.zeros((n_games, len(R.GAME_COLUMNS)), dtype=np.int64)
+        seat_rows = np.zeros((n_games * n_players, len(R.SEAT_COLUMNS)), dtype=np.int64)
+        courtier_rows = np.zeros((n_games * rows_per_game, len(R.COURTIER_COLUMNS)), dtype=np.int64)
+        families, params = bot_arrays(bots)
+        play_chunk_kernel(new_state(data), data, setup.rules, n_players, seed, first_game, n_games,
+                          families, params, np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64),
+                          np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64),
+                          game_rows, seat_rows, courtier_rows)
+        games = columns(game_rows, R.GAME_COLUMNS)
+        games["seed"] = np.full(n_games, seed, dtype=np.int64)
+        seats = columns(seat_rows, R.SEAT_COLUMNS)
+        seats["bot"] = np.array([bots[seat].name for seat in seats["seat"]], dtype=object)
+        return {"games": games, "seats": seats, "courtiers": columns(courtier_rows, R.COURTIER_COLUMNS)}
+
+    def replay(self, setup, n_players, bots, seed, game_index) -> str:
+        self._check(n_players, bots)
+        state, _ = self.replay_state(setup, n_players, bots, seed, game_index)
+        names = mission_names(setup.data)
+        header = (f"Louis XIV, {n_players} players, seed {seed}, game {game_index}; bots: "
+                  + ", ".join(f"seat {seat + 1} {bot.name}" for seat, bot in enumerate(bots)))
+        return header + "\n" + decode(state.trace, int(state.game[TRACE_LENGTH]), names) + "\n"
+
+    def replay_state(self, setup, n_players, bots, seed, game_index):
+        """Play one game with the event log on; returns (final state, scores)."""
+        data = setup.data
+        state = new_state(data, TRACE_CAPACITY)
+        families, params = bot_arrays(bots)
+        courtier_rows = np.zeros((int(data.numbers[ROUNDS]) * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int64)
+        scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
+        play_game(state, data, setup.rules, n_players, seed, game_index, families, params,
+                  np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64),
+                  np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64), courtier_rows, 0, scores, 1)
+        return state, scores
+
+
+def columns(matrix: np.ndarray, names) -> dict[str, np.ndarray]:
+    """Named columns of a kernel result matrix, in the narrowest integer type that holds them."""
+    out = {}
+    for index, name in enumerate(names):
+        column = matrix[:, index]
+        out[name] = column.astype(np.int32) if name == "game_index" or column.size == 0 or \
+            abs(column).max() > 32_000 else column.astype(np.int16)
+    return out
+
+
+def mission_names(data) -> list[str]:
+    counts: dict[str, int] = {}
+    names = []
+    for card in range(len(data.mission_ability)):
+        ability = C.ABILITY_NAMES[int(data.mission_ability[card])]
+        counts[ability] = counts.get(ability, 0) + 1
+        names.append(f"{ability}#{counts[ability]}")
+    return names
+
+
+ENGINE = LouisXIVEngine()

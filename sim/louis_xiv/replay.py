@@ -1,0 +1,122 @@
+"""Turn the kernel's integer event log (``state.trace``, events.py) into a readable game log
+that a designer can check against the rulebook, step by step."""
+from sim.louis_xiv import constants as C
+from sim.louis_xiv import events as E
+from sim.louis_xiv.decisions import MOVE_KIND_NAMES, PLACE_FOUR
+from sim.louis_xiv.results import LOUIS_CASE_NAMES
+
+INTRIGUE_OPTIONS = ("keeps it", "1 marker from the general supply", "1 marker from the own supply",
+                    "2 markers from the own supply")
+INCOME_OPTIONS = ("2 gold", "1 gold + 1 marker", "2 markers")
+EXHAUSTED_WHAT = ("token pile", "coat pile", "bank")
+
+
+def courtier_name(index: int) -> str:
+    return f"courtier {index + 1}" if index >= 0 else "none"
+
+
+def card_name(kind: int) -> str:
+    return "joker" if kind == C.JOKER else f"card {kind + 1}"
+
+
+def seats(mask: int) -> str:
+    chosen = [str(seat + 1) for seat in range(C.MAX_PLAYERS) if mask & (1 << seat)]
+    return ", ".join(chosen) if chosen else "nobody"
+
+
+def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event code reads best
+    code, a, b, c, d, e, f, g = (int(value) for value in row)
+    if code == E.ROUND_START:
+        return f"== Round {a} (start player: seat {b + 1}) =="
+    if code == E.GOLD_CARD:
+        return f"Resources: gold card {a + 1}: every player takes {b} gold; Louis XIV goes to {courtier_name(c)}"
+    if code == E.COMPENSATION_INTRIGUE:
+        return f"  three-player compensation: seat {a + 1} takes the top intrigue card ({courtier_name(b)})"
+    if code == E.ABILITY_USED:
+        ability = C.ABILITY_NAMES[b]
+        detail = INCOME_OPTIONS[c] if b == C.B_INCOME else str(c)
+        return f"  seat {a + 1} uses {ability} ({detail})"
+    if code == E.INFLUENCE_DRAWN:
+        return f"  seat {a + 1} holds {b} influence cards"
+    if code == E.IMAGINARY_PLACED:
+        if a < 0:
+            return "  imaginary player reveals a joker and reveals another card"
+        return f"  imaginary player puts {b} markers on {courtier_name(a)}"
+    if code == E.START_PLACEMENT:
+        return f"  seat {a + 1} ({C.ABILITY_NAMES[b]}) puts {d} marker on {courtier_name(c)}"
+    if code == E.PLACE:
+        path = []
+        for packed in (c, d, e, f):
+            courtier, count = divmod(packed, 16)
+            if courtier >= 0 and count > 0:
+                path.append(f"{count} on {courtier + 1}")
+        how = " (DB-PLACE4)" if g == PLACE_FOUR else ""
+        played = card_name(b)
+        return f"Influence: seat {a + 1} plays {played}{how} and places " + (" -> ".join(path) if path else "nothing")
+    if code == E.RETRIEVE:
+        return f"Influence: seat {a + 1} plays {card_name(b)} ({MOVE_KIND_NAMES[d]}) and retrieves {c} markers"
+    if code == E.SKIP:
+        return f"Influence: seat {a + 1} pays {b} gold to skip (LB-SKIP)"
+    if code == E.CARD_SWAP:
+        drawn = card_name(c) if c >= 0 else "nothing"
+        return f"Influence: seat {a + 1} swaps {card_name(b)} for {drawn} (B-CARDSWAP)"
+    if code == E.END_PLACEMENT:
+        return f"  seat {a + 1} (DB-ENDPLACE) puts {c} marker on {courtier_name(b)}"
+    if code == E.RESHUFFLE:
+        return "  all influence cards are shuffled into a new deck"
+    if code == E.INTRIGUE_PLAYED:
+        return f"Evaluation: seat {a + 1} plays the intrigue card of {courtier_name(b)}: {INTRIGUE_OPTIONS[c]} ({d} added)"
+    if code == E.ONCE_FIRST:
+        return f"  seat {a + 1} uses DB-ONCEFIRST on {courtier_name(b)}"
+    if code == E.MARKER_COUNTS:
+        counts = ", ".join(f"seat {seat + 1}: {count}" for seat, count in enumerate((b, c, d, e)) if count > 0)
+        imaginary = f", imaginary: {f}" if f else ""
+        return f"Evaluation of {courtier_name(a)}: markers {counts or 'none'}{imaginary}"
+    if code == E.EVALUATION:
+        mode = C.MODE_NAMES[b]
+        if b == C.THRESHOLD_MODE and not c:
+            return f"  threshold side: gift to {seats(e)}"
+        louis = f", Louis XIV case {LOUIS_CASE_NAMES[f]}" if c else ""
+        top = "none (tie or empty)" if d < 0 else ("the imaginary player" if d == C.IMAGINARY else f"seat {d + 1}")
+        second = f", second place: seat {g + 1}" if g >= 0 else ""
+        return f"  {mode} side{louis}: sole top holder {top}; free gift to {seats(e)}{second}"
+    if code == E.GIFT:
+        return f"  seat {a + 1} receives the gift of {courtier_name(b)}"
+    if code == E.BRIBE:
+        return f"  seat {a + 1} bribes {courtier_name(b)} for {c} gold"
+    if code == E.CONDE_PLACEMENT:
+        return f"  seat {a + 1} (Condé) puts a marker on {courtier_name(b)}"
+    if code == E.MAINTENON:
+        return f"  seat {a + 1} (Maintenon) puts {c} markers on {courtier_name(b)}"
+    if code == E.MARKERS_RETURNED:
+        return f"  markers leave {courtier_name(a)}; to the general supply: {seats(b)}"
+    if code == E.FLIP:
+        return f"  {courtier_name(a)} flips to side {'AB'[b]}"
+    if code == E.MISSION_PLAYED:
+        return (f"Missions: seat {a + 1} plays {mission_names[b]} paying {C.TOKEN_NAMES[c]} + {C.TOKEN_NAMES[d]}")
+    if code == E.MISSION_DRAWN:
+        drawn = mission_names[c] if c >= 0 else "nothing"
+        return f"  seat {a + 1} draws from the {C.COLOUR_NAMES[b]} deck: {drawn}"
+    if code == E.TOKEN_SWAP:
+        return f"  seat {a + 1} pays {c} gold, returns a {C.TOKEN_NAMES[b]} and takes a crown (LB-TOKENSWAP)"
+    if code == E.MISSION_SWAP:
+        return f"  seat {a + 1} swaps {c} mission card(s) (LB-MISSIONSWAP)"
+    if code == E.TOKEN_CAP:
+        return f"  seat {a + 1} returns {b} token(s) over the limit and takes as many coats"
+    if code == E.CONVERSION:
+        return (f"End: seat {a + 1} converts {b} influence, {c} intrigue, {d} tokens, {e} markers on courtiers,"
+                f" {f} x 3 gold into coats")
+    if code == E.MAJORITY_BONUS:
+        return f"End: coat kind {a + 1} majority bonus to seat(s) {seats(b)}"
+    if code == E.FINAL_SCORE:
+        return f"End: seat {a + 1} scores {b} ({c} coats, {d} missions; {e} markers in own supply)"
+    if code == E.WINNER:
+        how = " (own-supply tiebreak)" if b else ""
+        return f"Winner: seat(s) {seats(a)} with {c} points{how}"
+    if code == E.EXHAUSTED:
+        return f"  the {EXHAUSTED_WHAT[a]} is empty: a virtual supply is used (seat {c + 1})"
+    return f"event {code}: {a} {b} {c} {d} {e} {f} {g}"
+
+
+def decode(trace, length, mission_names) -> str:
+    return "\n".join(describe(trace[row], mission_names) for row in range(min(length, trace.shape[0])))
