@@ -99,12 +99,15 @@ def bot_rng_source(player):
 def needed_tokens(state, data, player, needed):
     """needed[kind] = 1 if a mission card in hand names that token and the player has none."""
     needed[:] = 0
-    for card in range(data.mission_colour.shape[0]):
-        if state.mission_hand[player, card] == 0:
+    mission_hand = state.mission_hand
+    mission_cost = data.mission_cost
+    tokens = state.tokens
+    for card in range(mission_cost.shape[0]):
+        if mission_hand[player, card] == 0:
             continue
         for slot in range(2):
-            kind = data.mission_cost[card, slot]
-            if kind > 0 and state.tokens[player, kind] == 0:
+            kind = mission_cost[card, slot]
+            if kind > 0 and tokens[player, kind] == 0:
                 needed[kind] = 1
 
 
@@ -135,6 +138,32 @@ def gift_value_given(data, courtier, needed, params):
     value += data.gift_place_on_count[courtier] * 0.25
     value += data.gift_retrieve[courtier] * params[VALUE_MARKER]
     return value
+
+
+@njit(cache=True)
+def fill_gift_values(data, needed, params, values):
+    """values[k]: the worth of courtier k's gift (arrays bound once: each attribute read of a
+    record costs a reference-count update)."""
+    gift_token = data.gift_token
+    gift_coats = data.gift_coats
+    gift_gold = data.gift_gold
+    gift_influence_cards = data.gift_influence_cards
+    gift_intrigue_cards = data.gift_intrigue_cards
+    gift_place_any = data.gift_place_any
+    gift_place_on_count = data.gift_place_on_count
+    gift_retrieve = data.gift_retrieve
+    for courtier in range(values.shape[0]):
+        value = 0.0
+        if gift_token[courtier] >= 0:
+            value += token_value_given(gift_token[courtier], needed, params)
+        value += gift_coats[courtier] * params[VALUE_COAT]
+        value += gift_gold[courtier] * params[VALUE_GOLD]
+        value += gift_influence_cards[courtier] * params[VALUE_INFLUENCE_CARD]
+        value += gift_intrigue_cards[courtier] * params[VALUE_INTRIGUE_CARD]
+        value += gift_place_any[courtier] * 0.5
+        value += gift_place_on_count[courtier] * 0.25
+        value += gift_retrieve[courtier] * params[VALUE_MARKER]
+        values[courtier] = value
 
 
 @njit(cache=True)
@@ -177,22 +206,27 @@ def holding_value_given(mine, others, mode, printed, louis, gift, params):
 
 @njit(cache=True)
 def fill_holding_gains(state, data, player, params, gains):
-    """gains[k, c]: the value gained by adding c more markers to courtier k."""
+    """gains[k, c]: the value gained by adding c more markers to courtier k (c < gains.shape[1])."""
     needed = np.zeros(C.N_TOKENS, dtype=np.int64)
     needed_tokens(state, data, player, needed)
     n_colours = state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
     louis_courtier = state.game[LOUIS_COURTIER]
+    gifts = np.zeros(C.N_COURTIERS)
+    fill_gift_values(data, needed, params, gifts)
+    markers = state.markers
+    side = state.side
+    courtier_mode = data.courtier_mode
+    courtier_value = data.courtier_value
     for courtier in range(C.N_COURTIERS):
-        gift = gift_value_given(data, courtier, needed, params)
+        gift = gifts[courtier]
         others = 0
         for colour in range(n_colours):
-            if colour != player and state.markers[courtier, colour] > others:
-                others = state.markers[courtier, colour]
-        side = state.side[courtier]
-        mode = data.courtier_mode[courtier, side]
-        printed = data.courtier_value[courtier, side]
+            if colour != player and markers[courtier, colour] > others:
+                others = markers[courtier, colour]
+        mode = courtier_mode[courtier, side[courtier]]
+        printed = courtier_value[courtier, side[courtier]]
         louis = courtier == louis_courtier
-        mine = state.markers[courtier, player]
+        mine = markers[courtier, player]
         base = holding_value_given(mine, others, mode, printed, louis, gift, params)
         gains[courtier, 0] = 0.0
         for extra in range(1, gains.shape[1]):
@@ -209,32 +243,38 @@ def choose_influence_move(state, data, player, moves, n_moves, family, params):
     source = bot_rng_source(player)
     if family == RANDOM:
         return below(state.streams, source, n_moves)
-    gains = np.zeros((C.N_COURTIERS, 5))
+    # value of adding c markers to each courtier, with a little noise per (courtier, count)
+    # so that equal moves are chosen between at random
+    longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
+    gains = np.zeros((C.N_COURTIERS, longest + 1))
     fill_holding_gains(state, data, player, params, gains)
+    noise = params[NOISE]
+    if noise > 0.0:
+        for courtier in range(C.N_COURTIERS):
+            for extra in range(1, longest + 1):
+                gains[courtier, extra] += noise * uniform(state.streams, source)
     own = state.own_supply[player]
+    general = state.general_supply[player]
+    retrieve_worth = params[VALUE_MARKER] * (2.0 if own <= params[RETRIEVE_BELOW] else 0.5)
     best = 0
     best_score = -1e18
     for index in range(n_moves):
-        move = moves[index]
-        kind = move[MOVE_KIND]
+        kind = moves[index, MOVE_KIND]
         score = 0.0
         if kind == PLACE or kind == PLACE_FOUR:
-            for step in range(move[MOVE_LENGTH]):
-                score += gains[move[MOVE_PATH + 2 * step], move[MOVE_PATH + 2 * step + 1]]
+            for step in range(moves[index, MOVE_LENGTH]):
+                score += gains[moves[index, MOVE_PATH + 2 * step], moves[index, MOVE_PATH + 2 * step + 1]]
             if kind == PLACE_FOUR:
                 score -= 1.0
         elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
             wanted = 4 if kind == RETRIEVE_FOUR else 3
-            moved = min(wanted, state.general_supply[player])
-            eager = 2.0 if own <= params[RETRIEVE_BELOW] else 0.5
-            score = moved * params[VALUE_MARKER] * eager
+            score = min(wanted, general) * retrieve_worth
             if kind == RETRIEVE_FOUR:
                 score -= 1.0
         elif kind == SKIP:
             score = 0.5 - data.numbers[LB_SKIP_COST] * params[VALUE_GOLD]
         elif kind == CARD_SWAP:
             score = 0.2
-        score += params[NOISE] * uniform(state.streams, source)
         if score > best_score:
             best_score = score
             best = index
