@@ -231,6 +231,8 @@ def _format_validation_error(path: Path, error: ValidationError) -> str:
     key = ".".join(str(part) for part in first["loc"])
     found = first.get("input")
     found_text = repr(found) if not isinstance(found, dict) else "a mapping"
+    if first["type"] == "missing":
+        return f"{path}: key '{key}': required but missing"
     if len(found_text) > 80:
         found_text = found_text[:77] + "..."
     return f"{path}: key '{key}': {message} (found {found_text})"

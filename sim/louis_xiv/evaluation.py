@@ -5,6 +5,7 @@ rule, gifts (§5) and bribes, where every marker goes, and flipping.
 Each evaluation also writes one row of the courtiers table (``results.C_*``), holding every
 input and outcome so analysts can re-derive it.
 """
+import numpy as np
 from numba import njit
 
 from sim.louis_xiv import constants as C
@@ -30,13 +31,18 @@ def evaluation_phase(state, data, rules, bot_family, bot_params, courtier_rows, 
     """Evaluate courtiers 1..12 in order; returns the number of rows written."""
     # DB-ONCEFIRST works once per evaluation phase (§6)
     state.uses_left[:, C.DB_ONCEFIRST] = state.ability_count[:, C.DB_ONCEFIRST]
+    counts = np.zeros(C.N_COLOURS, dtype=np.int64)
     for courtier in range(C.N_COURTIERS):
-        evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, courtier_rows[first_row + courtier])
+        evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, courtier_rows[first_row + courtier],
+                          counts)
     return C.N_COURTIERS
 
 
 @njit(cache=True)
-def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row):
+def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row, counts=None):
+    """One courtier (§4.3 steps 1-6); ``counts`` is optional scratch space for the evaluated markers."""
+    if counts is None:
+        counts = np.zeros(C.N_COLOURS, dtype=np.int64)
     n_players = state.game[N_PLAYERS]
     side = state.side[courtier]
     mode = data.courtier_mode[courtier, side]
@@ -56,9 +62,10 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
     row[R.C_CROWN_SEAT] = -1
     row[R.C_SECOND_SEAT] = -1
 
-    play_intrigue_cards(state, data, courtier, bot_family, bot_params, row)
+    if state.intrigue_hand[:, courtier].sum() > 0:
+        play_intrigue_cards(state, data, courtier, bot_family, bot_params, row)
     # step 3: the markers present now are the ones evaluated and moved off (Q11)
-    counts = state.markers[courtier].copy()
+    counts[:] = state.markers[courtier]
     if state.game[IMAGINARY_ACTIVE] == 0:
         counts[C.IMAGINARY] = 0
     for colour in range(C.MAX_PLAYERS):
