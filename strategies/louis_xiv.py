@@ -15,8 +15,9 @@ import numpy as np
 from numba import njit
 
 from sim.core.engine import BotSeat, ConfigError
-from sim.core.random_streams import below, uniform
+from sim.core.random_streams import below, pick_by_counts, uniform
 from sim.louis_xiv import constants as C
+from sim.louis_xiv.components import pays_for
 from sim.louis_xiv.data import LB_SKIP_COST
 from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, INCOME_TWO_MARKERS,
                                      INTRIGUE_NONE, INTRIGUE_ONE_FROM_GENERAL, INTRIGUE_ONE_FROM_OWN,
@@ -285,11 +286,7 @@ def choose_influence_move(state, data, player, moves, n_moves, family, params):
 def choose_card_to_spend(state, data, player, family, params):
     """DB-PLACE4: which influence card is played as the joker of 4."""
     if family == RANDOM:
-        pick = below(state.streams, bot_rng_source(player), state.influence_hand[player].sum())
-        for card in range(C.N_INFLUENCE_KINDS):
-            pick -= state.influence_hand[player, card]
-            if pick < 0:
-                return card
+        return pick_by_counts(state.streams, bot_rng_source(player), state.influence_hand[player])
     gains = np.zeros((C.N_COURTIERS, 5))
     fill_holding_gains(state, data, player, params, gains)
     best = -1
@@ -477,12 +474,10 @@ def any_payable(state, data, player):
         if state.mission_hand[player, card] == 0:
             continue
         for pay_1 in range(C.N_TOKENS):
-            cost_1 = data.mission_cost[card, 0]
-            if not (cost_1 == C.ANY_TOKEN or pay_1 == cost_1 or pay_1 == C.CROWN):
+            if not pays_for(pay_1, data.mission_cost[card, 0]):
                 continue
             for pay_2 in range(C.N_TOKENS):
-                cost_2 = data.mission_cost[card, 1]
-                if not (cost_2 == C.ANY_TOKEN or pay_2 == cost_2 or pay_2 == C.CROWN):
+                if not pays_for(pay_2, data.mission_cost[card, 1]):
                     continue
                 needed = 2 if pay_1 == pay_2 else 1
                 if tokens[pay_1] >= needed and tokens[pay_2] >= 1:
@@ -529,11 +524,7 @@ def choose_mission_swap(state, data, player, family, params, chosen):
 def choose_token_to_return(state, data, player, family, params):
     """§4.5 step 5: which token to give back (for a coat) when holding too many."""
     if family == RANDOM:
-        pick = below(state.streams, bot_rng_source(player), state.tokens[player].sum())
-        for kind in range(C.N_TOKENS):
-            pick -= state.tokens[player, kind]
-            if pick < 0:
-                return kind
+        return pick_by_counts(state.streams, bot_rng_source(player), state.tokens[player])
     needed = np.zeros(C.N_TOKENS, dtype=np.int64)
     needed_tokens(state, data, player, needed)
     worst = -1

@@ -89,3 +89,18 @@ def shuffle(streams, source, items, count):
 
 def new_streams(n_sources):
     return np.zeros((n_sources, 2), dtype=np.uint64)
+
+
+@njit(cache=True)
+def pick_by_counts(streams, source, counts):
+    """An index drawn with probability counts[i] / counts.sum() (one unit among many piles:
+    a coat from the face-down pile, a card from a hand held as counts per kind); -1 if empty."""
+    total = counts.sum()
+    if total <= 0:
+        return -1
+    pick = below(streams, source, total)
+    index = 0
+    while pick >= counts[index]:
+        pick -= counts[index]
+        index += 1
+    return index

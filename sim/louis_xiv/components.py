@@ -6,7 +6,7 @@ an ``exhausted_*`` counter records it; with the ``strict_supplies`` switch the i
 import numpy as np
 from numba import njit
 
-from sim.core.random_streams import below
+from sim.core.random_streams import below, pick_by_counts
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
 from sim.louis_xiv.data import BANK_GOLD
@@ -42,13 +42,8 @@ def draw_coats(state, rules, player, count, stat):
     """``count`` coats of arms drawn face down at random (§5); counted under ``stat``."""
     got = 0
     for _ in range(count):
-        remaining = state.coat_pile.sum()
-        if remaining > 0:
-            pick = below(state.streams, C.SOURCE_COATS, remaining)
-            kind = 0
-            while pick >= state.coat_pile[kind]:
-                pick -= state.coat_pile[kind]
-                kind += 1
+        kind = pick_by_counts(state.streams, C.SOURCE_COATS, state.coat_pile)
+        if kind >= 0:
             state.coat_pile[kind] -= 1
         else:
             state.game[EXHAUSTED_COATS] += 1
@@ -185,3 +180,9 @@ def ability_used(state, player, ability, detail):
     """Count one use of a mission ability (seats table) and log it."""
     state.ability_uses[player, ability] += 1
     trace_event(state, E.ABILITY_USED, player, ability, detail, 0, 0, 0, 0)
+
+
+@njit(cache=True, inline="always")
+def pays_for(token, cost):
+    """A crown replaces any token; a "?" cost takes any token, crowns included (§4.5)."""
+    return cost == C.ANY_TOKEN or token == cost or token == C.CROWN

@@ -6,7 +6,7 @@ from numba import njit
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
-from sim.louis_xiv.components import (ability_used, draw_coats, draw_mission_card, mission_card_under_deck,
+from sim.louis_xiv.components import (ability_used, draw_coats, pays_for, draw_mission_card, mission_card_under_deck,
                                       return_token, take_token)
 from sim.louis_xiv.data import LB_TOKENSWAP_COST, TOKENS_KEPT_AFTER_MISSIONS
 from sim.louis_xiv.decisions import OPTION_CAPACITY, OPTION_CARD, OPTION_PAY_1, OPTION_PAY_2, OPTION_WIDTH
@@ -105,12 +105,6 @@ def list_mission_options(state, data, player, options):
                 options[n_options, OPTION_PAY_2] = pay_2
                 n_options += 1
     return n_options
-
-
-@njit(cache=True)
-def pays_for(token, cost):
-    """A crown replaces any token; a "?" cost takes any token, crowns included (§4.5)."""
-    return cost == C.ANY_TOKEN or token == cost or token == C.CROWN
 
 
 @njit(cache=True)
