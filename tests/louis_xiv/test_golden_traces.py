@@ -52,3 +52,22 @@ def test_replay_is_the_same_game_as_inside_a_run(case):
     in_run = seats["score"][seats["game_index"] == game]
     _, scores = ENGINE.replay_state(setup, n_players, bots, seed, game)
     np.testing.assert_array_equal(in_run, scores[:n_players])
+
+
+def test_interpreted_kernels_play_the_same_game():
+    """The kernels run unchanged with NUMBA_DISABLE_JIT=1 (for debugging) and play the very
+    same game as compiled."""
+    import subprocess
+    import sys
+
+    n_players, bot_names, seed, game = CASES[0]
+    script = (
+        "from sim.louis_xiv.engine import ENGINE\n"
+        "setup = ENGINE.load_setup()\n"
+        f"bots = [ENGINE.resolve_bot(name) for name in {list(bot_names)!r}]\n"
+        f"print(ENGINE.replay(setup, {n_players}, bots, {seed}, {game}), end='')\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
+                            cwd=Path(__file__).resolve().parents[2], check=True)
+    assert result.stdout == (GOLDEN / f"{case_id(CASES[0])}.txt").read_text(encoding="utf-8")
