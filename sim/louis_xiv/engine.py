@@ -65,7 +65,7 @@ class LouisXIVEngine:
         games = columns(game_rows, R.GAME_COLUMNS)
         games["seed"] = np.full(n_games, seed, dtype=np.int64)
         seats = columns(seat_rows, R.SEAT_COLUMNS)
-        seats["bot"] = np.array([bots[seat].name for seat in seats["seat"]], dtype=object)
+        seats["bot"] = np.array([bot.name for bot in bots])[seats["seat"]]
         return {"games": games, "seats": seats, "courtiers": columns(courtier_rows, R.COURTIER_COLUMNS)}
 
     def replay(self, setup, n_players, bots, seed, game_index) -> str:
@@ -90,13 +90,10 @@ class LouisXIVEngine:
 
 
 def columns(matrix: np.ndarray, names) -> dict[str, np.ndarray]:
-    """Named columns of a kernel result matrix, in the narrowest integer type that holds them."""
-    out = {}
-    for index, name in enumerate(names):
-        column = matrix[:, index]
-        out[name] = column.astype(np.int32) if name == "game_index" or column.size == 0 or \
-            abs(column).max() > 32_000 else column.astype(np.int16)
-    return out
+    """Named int32 columns of a kernel result matrix (one fixed type per column, so every
+    chunk of a run has the same Parquet schema)."""
+    as_int32 = matrix.astype(np.int32)
+    return {name: as_int32[:, index] for index, name in enumerate(names)}
 
 
 def mission_names(data) -> list[str]:
