@@ -175,33 +175,35 @@ def gift_value(state, data, player, courtier, params):
 
 
 @njit(cache=True, inline="always")
-def win_chance(lead, params):
+def win_chance(lead, chance_lead, chance_lead_step, chance_tie):
     if lead >= 1:
-        return min(0.97, params[CHANCE_LEAD] + (lead - 1) * params[CHANCE_LEAD_STEP])
+        return min(0.97, chance_lead + (lead - 1) * chance_lead_step)
     if lead == 0:
-        return params[CHANCE_TIE]
+        return chance_tie
     return 0.02
 
 
 @njit(cache=True, inline="always")
-def holding_value_given(mine, others, mode, printed, louis, gift, params):
+def holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
+                        value_marker, value_gold, crown_bonus):
     """Expected worth of holding ``mine`` markers on a courtier where the best other colour
     holds ``others``: the chance to win it (from the lead) times the gift, less the markers
-    that go to the general supply when winning; on a gold side the bribe is the fallback."""
+    that go to the general supply when winning; on a gold side the bribe is the fallback.
+    (Parameters come as scalars: read from ``params`` they would be reloaded after every
+    store into the float gains table, which numba cannot prove is a different array.)"""
     if mine <= 0:
         return 0.0
     if louis:
-        chance = win_chance(mine - others, params)
-        top = gift + params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
-        return chance * (top - mine * params[VALUE_MARKER]) + (1.0 - chance) * 0.4 * gift
+        chance = win_chance(mine - others, chance_lead, chance_lead_step, chance_tie)
+        return chance * (gift + crown_bonus - mine * value_marker) + (1.0 - chance) * 0.4 * gift
     if mode == C.THRESHOLD_MODE:
         if mine >= printed:
             return 0.95 * gift
         return 0.3 * gift * mine / max(1, printed)
-    chance = win_chance(mine - others, params)
-    value = chance * (gift - mine * params[VALUE_MARKER])
+    chance = win_chance(mine - others, chance_lead, chance_lead_step, chance_tie)
+    value = chance * (gift - mine * value_marker)
     if mode == C.GOLD_MODE:
-        value += (1.0 - chance) * max(0.0, gift - printed * params[VALUE_GOLD])
+        value += (1.0 - chance) * max(0.0, gift - printed * value_gold)
     return value
 
 
@@ -210,14 +212,21 @@ def fill_holding_gains(state, data, player, params, gains):
     """gains[k, c]: the value gained by adding c more markers to courtier k (c < gains.shape[1])."""
     needed = np.zeros(C.N_TOKENS, dtype=np.int64)
     needed_tokens(state, data, player, needed)
-    n_colours = state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
-    louis_courtier = state.game[LOUIS_COURTIER]
     gifts = np.zeros(C.N_COURTIERS)
     fill_gift_values(data, needed, params, gifts)
+    chance_lead = params[CHANCE_LEAD]
+    chance_lead_step = params[CHANCE_LEAD_STEP]
+    chance_tie = params[CHANCE_TIE]
+    value_marker = params[VALUE_MARKER]
+    value_gold = params[VALUE_GOLD]
+    crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
+    n_colours = state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
+    louis_courtier = state.game[LOUIS_COURTIER]
     markers = state.markers
     side = state.side
     courtier_mode = data.courtier_mode
     courtier_value = data.courtier_value
+    longest = gains.shape[1]
     for courtier in range(C.N_COURTIERS):
         gift = gifts[courtier]
         others = 0
@@ -228,10 +237,13 @@ def fill_holding_gains(state, data, player, params, gains):
         printed = courtier_value[courtier, side[courtier]]
         louis = courtier == louis_courtier
         mine = markers[courtier, player]
-        base = holding_value_given(mine, others, mode, printed, louis, gift, params)
+        base = holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
+                                   chance_tie, value_marker, value_gold, crown_bonus)
         gains[courtier, 0] = 0.0
-        for extra in range(1, gains.shape[1]):
-            gains[courtier, extra] = holding_value_given(mine + extra, others, mode, printed, louis, gift, params) - base
+        for extra in range(1, longest):
+            gains[courtier, extra] = holding_value_given(mine + extra, others, mode, printed, louis, gift,
+                                                         chance_lead, chance_lead_step, chance_tie, value_marker,
+                                                         value_gold, crown_bonus) - base
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,16 +256,17 @@ def choose_influence_move(state, data, player, moves, n_moves, family, params):
     source = bot_rng_source(player)
     if family == RANDOM:
         return below(state.streams, source, n_moves)
-    # value of adding c markers to each courtier, with a little noise per (courtier, count)
-    # so that equal moves are chosen between at random
+    # value of adding c markers to each courtier, with a little noise per courtier so that
+    # equally good moves are chosen between at random
     longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
     gains = np.zeros((C.N_COURTIERS, longest + 1))
     fill_holding_gains(state, data, player, params, gains)
     noise = params[NOISE]
     if noise > 0.0:
         for courtier in range(C.N_COURTIERS):
+            jitter = noise * uniform(state.streams, source)
             for extra in range(1, longest + 1):
-                gains[courtier, extra] += noise * uniform(state.streams, source)
+                gains[courtier, extra] += jitter
     own = state.own_supply[player]
     general = state.general_supply[player]
     retrieve_worth = params[VALUE_MARKER] * (2.0 if own <= params[RETRIEVE_BELOW] else 0.5)
