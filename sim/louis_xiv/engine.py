@@ -54,9 +54,9 @@ class LouisXIVEngine:
         self._check(n_players, bots)
         data = setup.data
         rows_per_game = int(data.numbers[ROUNDS]) * C.N_COURTIERS
-        game_rows = np.zeros((n_games, len(R.GAME_COLUMNS)), dtype=np.int64)
-        seat_rows = np.zeros((n_games * n_players, len(R.SEAT_COLUMNS)), dtype=np.int64)
-        courtier_rows = np.zeros((n_games * rows_per_game, len(R.COURTIER_COLUMNS)), dtype=np.int64)
+        game_rows = np.zeros((n_games, len(R.GAME_COLUMNS)), dtype=np.int32)
+        seat_rows = np.zeros((n_games * n_players, len(R.SEAT_COLUMNS)), dtype=np.int32)
+        courtier_rows = np.zeros((n_games * rows_per_game, len(R.COURTIER_COLUMNS)), dtype=np.int32)
         families, params = bot_arrays(bots)
         play_chunk_kernel(new_state(data), data, setup.rules, n_players, seed, first_game, n_games,
                           families, params, np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64),
@@ -81,7 +81,7 @@ class LouisXIVEngine:
         data = setup.data
         state = new_state(data, TRACE_CAPACITY)
         families, params = bot_arrays(bots)
-        courtier_rows = np.zeros((int(data.numbers[ROUNDS]) * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int64)
+        courtier_rows = np.zeros((int(data.numbers[ROUNDS]) * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int32)
         scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
         play_game(state, data, setup.rules, n_players, seed, game_index, families, params,
                   np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64),
@@ -90,10 +90,9 @@ class LouisXIVEngine:
 
 
 def columns(matrix: np.ndarray, names) -> dict[str, np.ndarray]:
-    """Named int32 columns of a kernel result matrix (one fixed type per column, so every
-    chunk of a run has the same Parquet schema)."""
-    as_int32 = matrix.astype(np.int32)
-    return {name: as_int32[:, index] for index, name in enumerate(names)}
+    """Named columns of a kernel result matrix (int32 throughout, so every chunk of a run has
+    the same Parquet schema)."""
+    return {name: np.ascontiguousarray(matrix[:, index]) for index, name in enumerate(names)}
 
 
 def mission_names(data) -> list[str]:

@@ -39,7 +39,7 @@ def put(state, courtier_number, **per_seat):
 def evaluate(state, setup, courtier_number, bots, rules=None):
     """Evaluate one courtier (§4.3 steps 1-6); returns its courtiers-table row as a dict."""
     families, params = bots
-    row = np.zeros(len(R.COURTIER_COLUMNS), dtype=np.int64)
+    row = np.zeros(len(R.COURTIER_COLUMNS), dtype=np.int32)
     evaluate_courtier(state, setup.data, setup.rules if rules is None else rules, tile(courtier_number),
                       families, params, row)
     return dict(zip(R.COURTIER_COLUMNS, (int(value) for value in row)))

@@ -153,7 +153,7 @@ def test_conde_marker_on_an_already_evaluated_courtier_waits_for_next_round(fres
     for seed in range(80):
         state = fresh_state(4, seed=seed)
         put(state, CONDE, yellow=2)  # side A: threshold 2
-        rows = np.zeros((C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int64)
+        rows = np.zeros((C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int32)
         families, params = random_bots
         evaluation_phase(state, setup.data, setup.rules, families, params, rows, 0)
         conde = dict(zip(R.COURTIER_COLUMNS, rows[tile(CONDE)]))

@@ -174,7 +174,7 @@ def play_phase_by_phase(setup, n_players, families, params, seed, game_index):
     state = new_state(data)
     moves = np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64)
     options = np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64)
-    rows = np.zeros((4 * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int64)
+    rows = np.zeros((4 * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int32)
     setup_game(state, data, rules, n_players, seed, game_index, 0)
     check_conservation(state, data, n_players)
     for round_number in range(1, 5):
@@ -226,7 +226,7 @@ def test_strict_supplies_nothing_is_created_from_nothing(n_players, bot_names, s
     setup = ENGINE.load_setup(rule_overrides={"strict_supplies": True})
     families, params = bot_arrays([ENGINE.resolve_bot(name) for name in bot_names[:n_players]])
     state = new_state(setup.data)
-    rows = np.zeros((4 * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int64)
+    rows = np.zeros((4 * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int32)
     for game_index in range(60):
         scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
         play_game(state, setup.data, setup.rules, n_players, seed, game_index, families, params,
