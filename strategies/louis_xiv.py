@@ -12,7 +12,8 @@ a player at the table sees: public state and the bot's own hand (state.py, Q21).
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+
+from sim.core.kernels import inline_kernel, kernel
 
 from sim.core.engine import BotSeat, ConfigError
 from sim.core.random_streams import below, pick_by_counts, uniform
@@ -86,7 +87,7 @@ def resolve_bot(name: str, overrides: dict | None = None) -> BotSeat:
     return BotSeat(name=name, family=FAMILIES[name], params=params)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def bot_rng_source(player):
     return C.SOURCE_BOT + player
 
@@ -96,7 +97,7 @@ def bot_rng_source(player):
 # worth (greedy)
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def needed_tokens(state, data, player, needed):
     """needed[kind] = 1 if a mission card in hand names that token and the player has none."""
     needed[:] = 0
@@ -112,21 +113,21 @@ def needed_tokens(state, data, player, needed):
                 needed[kind] = 1
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def token_value_given(kind, needed, params):
     if kind == C.CROWN:
         return params[VALUE_CROWN]
     return params[VALUE_TOKEN] + needed[kind] * params[VALUE_NEEDED_TOKEN]
 
 
-@njit(cache=True)
+@kernel
 def token_value(state, data, player, kind, params):
-    needed = np.zeros(C.N_TOKENS, dtype=np.int64)
+    needed = state.scratch_needed
     needed_tokens(state, data, player, needed)
     return token_value_given(kind, needed, params)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def gift_value_given(data, courtier, needed, params):
     value = 0.0
     if data.gift_token[courtier] >= 0:
@@ -141,7 +142,7 @@ def gift_value_given(data, courtier, needed, params):
     return value
 
 
-@njit(cache=True)
+@kernel
 def fill_gift_values(data, needed, params, values):
     """values[k]: the worth of courtier k's gift (arrays bound once: each attribute read of a
     record costs a reference-count update)."""
@@ -167,14 +168,14 @@ def fill_gift_values(data, needed, params, values):
         values[courtier] = value
 
 
-@njit(cache=True)
+@kernel
 def gift_value(state, data, player, courtier, params):
-    needed = np.zeros(C.N_TOKENS, dtype=np.int64)
+    needed = state.scratch_needed
     needed_tokens(state, data, player, needed)
     return gift_value_given(data, courtier, needed, params)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def win_chance(lead, chance_lead, chance_lead_step, chance_tie):
     if lead >= 1:
         return min(0.97, chance_lead + (lead - 1) * chance_lead_step)
@@ -183,7 +184,7 @@ def win_chance(lead, chance_lead, chance_lead_step, chance_tie):
     return 0.02
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
                         value_marker, value_gold, crown_bonus):
     """Expected worth of holding ``mine`` markers on a courtier where the best other colour
@@ -207,12 +208,12 @@ def holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, c
     return value
 
 
-@njit(cache=True)
+@kernel
 def fill_holding_gains(state, data, player, params, gains):
     """gains[k, c]: the value gained by adding c more markers to courtier k (c < gains.shape[1])."""
-    needed = np.zeros(C.N_TOKENS, dtype=np.int64)
+    needed = state.scratch_needed
     needed_tokens(state, data, player, needed)
-    gifts = np.zeros(C.N_COURTIERS)
+    gifts = state.scratch_gifts
     fill_gift_values(data, needed, params, gifts)
     chance_lead = params[CHANCE_LEAD]
     chance_lead_step = params[CHANCE_LEAD_STEP]
@@ -250,7 +251,7 @@ def fill_holding_gains(state, data, player, params, gains):
 # Decision points
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def choose_influence_move(state, data, player, moves, n_moves, family, params):
     """§4.2 step 2: which influence turn (index into the move buffer)."""
     source = bot_rng_source(player)
@@ -259,7 +260,7 @@ def choose_influence_move(state, data, player, moves, n_moves, family, params):
     # value of adding c markers to each courtier, with a little noise per courtier so that
     # equally good moves are chosen between at random
     longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
-    gains = np.zeros((C.N_COURTIERS, longest + 1))
+    gains = state.scratch_gains[:, :longest + 1]
     fill_holding_gains(state, data, player, params, gains)
     noise = params[NOISE]
     if noise > 0.0:
@@ -295,12 +296,12 @@ def choose_influence_move(state, data, player, moves, n_moves, family, params):
     return best
 
 
-@njit(cache=True)
+@kernel
 def choose_card_to_spend(state, data, player, family, params):
     """DB-PLACE4: which influence card is played as the joker of 4."""
     if family == RANDOM:
         return pick_by_counts(state.streams, bot_rng_source(player), state.influence_hand[player])
-    gains = np.zeros((C.N_COURTIERS, 5))
+    gains = state.scratch_gains[:, :4]
     fill_holding_gains(state, data, player, params, gains)
     best = -1
     best_gain = 1e18
@@ -311,7 +312,7 @@ def choose_card_to_spend(state, data, player, family, params):
     return best if best >= 0 else C.JOKER
 
 
-@njit(cache=True)
+@kernel
 def use_optional_ability(state, data, player, ability, family, params):
     """Whether to use an optional ability now (LB-MARKER, DB-INTRIGUE, DB-CARDFORMARKER,
     start-of-phase placements)."""
@@ -324,7 +325,7 @@ def use_optional_ability(state, data, player, ability, family, params):
     return True
 
 
-@njit(cache=True)
+@kernel
 def choose_income(state, data, player, family, params):
     """B-INCOME: 2 gold, 1 gold + 1 marker, or 2 markers (general -> own)."""
     if family == RANDOM:
@@ -336,7 +337,7 @@ def choose_income(state, data, player, family, params):
     return INCOME_TWO_GOLD
 
 
-@njit(cache=True)
+@kernel
 def choose_markers_to_retrieve(state, data, player, maximum, family, params):
     """DB-MARKERS3: how many markers (0..maximum) to move general -> own."""
     if family == RANDOM:
@@ -344,13 +345,13 @@ def choose_markers_to_retrieve(state, data, player, maximum, family, params):
     return maximum
 
 
-@njit(cache=True)
+@kernel
 def choose_intrigue(state, data, player, courtier, family, params):
     """§4.3 step 1: play this courtier's intrigue card, and how."""
     general = state.general_supply[player]
     own = state.own_supply[player]
     if family == RANDOM:
-        legal = np.zeros(4, dtype=np.int64)
+        legal = state.scratch_ints[:4]
         n_legal = 1
         legal[0] = INTRIGUE_NONE
         if general > 0:
@@ -363,7 +364,7 @@ def choose_intrigue(state, data, player, courtier, family, params):
             legal[n_legal] = INTRIGUE_TWO_FROM_OWN
             n_legal += 1
         return legal[below(state.streams, bot_rng_source(player), n_legal)]
-    gains = np.zeros((C.N_COURTIERS, 3))
+    gains = state.scratch_gains[:, :3]
     fill_holding_gains(state, data, player, params, gains)
     gain_one = gains[courtier, 1]
     gain_two = gains[courtier, 2]
@@ -377,7 +378,7 @@ def choose_intrigue(state, data, player, courtier, family, params):
     return INTRIGUE_NONE
 
 
-@njit(cache=True)
+@kernel
 def choose_once_first(state, data, player, courtier, family, params):
     """DB-ONCEFIRST: win this tie for most (once per evaluation phase)?"""
     if family == RANDOM:
@@ -385,7 +386,7 @@ def choose_once_first(state, data, player, courtier, family, params):
     return gift_value(state, data, player, courtier, params) > params[VALUE_COAT]
 
 
-@njit(cache=True)
+@kernel
 def choose_bribe(state, data, player, courtier, cost, family, params):
     """§4.3.1: pay the bribe for this courtier's gift?"""
     if family == RANDOM:
@@ -393,19 +394,19 @@ def choose_bribe(state, data, player, courtier, cost, family, params):
     return gift_value(state, data, player, courtier, params) * params[BRIBE_WILLINGNESS] >= cost * params[VALUE_GOLD]
 
 
-@njit(cache=True)
+@kernel
 def choose_courtier_for_marker(state, data, player, purpose, family, params):
     """Condé's marker or DB-ENDPLACE: which courtier (0..11), or -1 for none where optional."""
     if family == RANDOM:
         if purpose == PURPOSE_CONDE:
             return below(state.streams, bot_rng_source(player), C.N_COURTIERS)
         return below(state.streams, bot_rng_source(player), C.N_COURTIERS + 1) - 1
-    gains = np.zeros((C.N_COURTIERS, 2))
+    gains = state.scratch_gains[:, :2]
     fill_holding_gains(state, data, player, params, gains)
     return np.argmax(gains[:, 1])
 
 
-@njit(cache=True)
+@kernel
 def choose_maintenon_count(state, data, player, maximum, family, params):
     """Maintenon: how many markers (0..maximum) to put on her named courtier."""
     if family == RANDOM:
@@ -413,7 +414,7 @@ def choose_maintenon_count(state, data, player, maximum, family, params):
     return maximum
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def payment_cost(option, needed, params):
     cost = 0.0
     for slot in range(2):
@@ -421,12 +422,12 @@ def payment_cost(option, needed, params):
     return cost
 
 
-@njit(cache=True)
+@kernel
 def choose_mission_play(state, data, player, options, n_options, family, params):
     """§4.5 step 1: which (card, payment) to play, or -1 to end the mission turn."""
     if family == RANDOM:
         return below(state.streams, bot_rng_source(player), n_options + 1) - 1
-    needed = np.zeros(C.N_TOKENS, dtype=np.int64)
+    needed = state.scratch_needed
     needed_tokens(state, data, player, needed)
     best = -1
     best_cost = 1e18
@@ -438,11 +439,15 @@ def choose_mission_play(state, data, player, options, n_options, family, params)
     return best  # a mission is 5 points: always worth the tokens
 
 
-@njit(cache=True)
+@kernel
 def choose_mission_deck(state, data, player, family, params):
     """§4.5 step 2: which non-empty mission deck to draw from."""
     if family == RANDOM:
-        pick = below(state.streams, bot_rng_source(player), (state.mission_deck_count > 0).sum())
+        non_empty = 0
+        for colour in range(C.N_MISSION_COLOURS):
+            if state.mission_deck_count[colour] > 0:
+                non_empty += 1
+        pick = below(state.streams, bot_rng_source(player), non_empty)
         for colour in range(C.N_MISSION_COLOURS):
             if state.mission_deck_count[colour] > 0:
                 if pick == 0:
@@ -458,7 +463,7 @@ def choose_mission_deck(state, data, player, family, params):
     return best
 
 
-@njit(cache=True)
+@kernel
 def choose_token_swap(state, data, player, family, params):
     """LB-TOKENSWAP: which non-crown token to trade for a crown, or -1."""
     if family == RANDOM:
@@ -480,7 +485,7 @@ def choose_token_swap(state, data, player, family, params):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def any_payable(state, data, player):
     tokens = state.tokens[player]
     for card in range(data.mission_colour.shape[0]):
@@ -498,7 +503,7 @@ def any_payable(state, data, player):
     return False
 
 
-@njit(cache=True)
+@kernel
 def choose_mission_swap(state, data, player, family, params, chosen):
     """LB-MISSIONSWAP: up to 2 hand cards to put under their decks; returns how many, cards in
     ``chosen``."""
@@ -533,12 +538,12 @@ def choose_mission_swap(state, data, player, family, params, chosen):
     return taken
 
 
-@njit(cache=True)
+@kernel
 def choose_token_to_return(state, data, player, family, params):
     """§4.5 step 5: which token to give back (for a coat) when holding too many."""
     if family == RANDOM:
         return pick_by_counts(state.streams, bot_rng_source(player), state.tokens[player])
-    needed = np.zeros(C.N_TOKENS, dtype=np.int64)
+    needed = state.scratch_needed
     needed_tokens(state, data, player, needed)
     worst = -1
     worst_value = 1e18

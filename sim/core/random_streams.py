@@ -12,7 +12,9 @@ A set of streams lives in a ``uint64`` array of shape ``(n_sources, 2)``: column
 column 1 the counter. Copying that array copies the random state (search bots rely on it).
 """
 import numpy as np
-from numba import config, njit
+from numba import config
+
+from sim.core.kernels import kernel
 
 if config.DISABLE_JIT:
     # Interpreted debugging runs (NUMBA_DISABLE_JIT=1) use numpy scalars, which warn on the
@@ -32,7 +34,7 @@ KEY = 0
 COUNTER = 1
 
 
-@njit(cache=True)
+@kernel
 def splitmix64(value):
     """The splitmix64 finaliser: a bijective 64-bit mix with good avalanche."""
     z = value + GOLDEN_GAMMA
@@ -41,7 +43,7 @@ def splitmix64(value):
     return z ^ (z >> SHIFT_31)
 
 
-@njit(cache=True)
+@kernel
 def stream_key(seed, game_index, source):
     """Key of one stream: a mix of (experiment seed, game index, source id)."""
     key = splitmix64(np.uint64(seed))
@@ -49,7 +51,7 @@ def stream_key(seed, game_index, source):
     return splitmix64(key ^ (np.uint64(source) * GOLDEN_GAMMA))
 
 
-@njit(cache=True)
+@kernel
 def seed_streams(streams, seed, game_index):
     """(Re)initialise every stream of ``streams`` for one game."""
     for source in range(streams.shape[0]):
@@ -57,27 +59,27 @@ def seed_streams(streams, seed, game_index):
         streams[source, COUNTER] = np.uint64(0)
 
 
-@njit(cache=True)
+@kernel
 def next_u64(streams, source):
     """Next raw 64-bit value of one stream."""
     streams[source, COUNTER] += ONE
     return splitmix64(streams[source, KEY] + streams[source, COUNTER] * GOLDEN_GAMMA)
 
 
-@njit(cache=True)
+@kernel
 def uniform(streams, source):
     """A float in [0, 1) with 53 random bits."""
     return float(next_u64(streams, source) >> SHIFT_11) * UNIT_53
 
 
-@njit(cache=True)
+@kernel
 def below(streams, source, n):
     """An integer uniform in [0, n) (n >= 1)."""
     value = int(uniform(streams, source) * n)
     return value if value < n else n - 1
 
 
-@njit(cache=True)
+@kernel
 def shuffle(streams, source, items, count):
     """Fisher-Yates shuffle of items[:count] in place."""
     for i in range(count - 1, 0, -1):
@@ -91,7 +93,7 @@ def new_streams(n_sources):
     return np.zeros((n_sources, 2), dtype=np.uint64)
 
 
-@njit(cache=True)
+@kernel
 def pick_by_counts(streams, source, counts):
     """An index drawn with probability counts[i] / counts.sum() (one unit among many piles:
     a coat from the face-down pile, a card from a hand held as counts per kind); -1 if empty."""

@@ -4,7 +4,7 @@ Supplies that run out (rules Q14/A7): by default an unlimited virtual supply rep
 an ``exhausted_*`` counter records it; with the ``strict_supplies`` switch the item is lost.
 """
 import numpy as np
-from numba import njit
+from sim.core.kernels import inline_kernel, kernel
 
 from sim.core.random_streams import below, pick_by_counts
 from sim.louis_xiv import constants as C
@@ -16,7 +16,7 @@ from sim.louis_xiv.state import (EXHAUSTED_COATS, EXHAUSTED_GOLD, EXHAUSTED_TOKE
                                  trace_event)
 
 
-@njit(cache=True)
+@kernel
 def take_token(state, rules, player, kind):
     """A mission token from its pile (§1.4); returns 1 if the player got it."""
     if state.token_pile[kind] > 0:
@@ -31,13 +31,13 @@ def take_token(state, rules, player, kind):
     return 1
 
 
-@njit(cache=True)
+@kernel
 def return_token(state, player, kind):
     state.tokens[player, kind] -= 1
     state.token_pile[kind] += 1
 
 
-@njit(cache=True)
+@kernel
 def draw_coats(state, rules, player, count, stat):
     """``count`` coats of arms drawn face down at random (§5); counted under ``stat``."""
     got = 0
@@ -57,7 +57,7 @@ def draw_coats(state, rules, player, count, stat):
     return got
 
 
-@njit(cache=True)
+@kernel
 def bank_gold(state, data):
     """Gold left in the bank: the total minus what players hold (gold only moves bank <-> players)."""
     held = 0
@@ -66,7 +66,7 @@ def bank_gold(state, data):
     return data.numbers[BANK_GOLD] - held
 
 
-@njit(cache=True)
+@kernel
 def gain_gold(state, data, rules, player, amount):
     available = bank_gold(state, data)
     if available < amount:
@@ -77,7 +77,7 @@ def gain_gold(state, data, rules, player, amount):
     state.gold[player] += amount
 
 
-@njit(cache=True)
+@kernel
 def retrieve_markers(state, player, count):
     """Move up to ``count`` own markers general -> own supply; returns how many moved."""
     moved = min(count, state.general_supply[player])
@@ -86,7 +86,7 @@ def retrieve_markers(state, player, count):
     return moved
 
 
-@njit(cache=True)
+@kernel
 def place_from_general(state, player, courtier, count):
     """Markers from the general supply onto a courtier; when the general supply is short the
     player may use his own supply instead (§6 general remark). Returns how many were placed."""
@@ -103,7 +103,7 @@ def place_from_general(state, player, courtier, count):
     return placed
 
 
-@njit(cache=True)
+@kernel
 def draw_influence_card(state, player):
     """Top card of the influence deck into the hand; -1 if the deck is empty (Q15)."""
     position = state.game[INFLUENCE_POSITION]
@@ -115,7 +115,7 @@ def draw_influence_card(state, player):
     return card
 
 
-@njit(cache=True)
+@kernel
 def draw_intrigue_card(state, player):
     """Top intrigue card into the hand; -1 if the deck is empty (Q15)."""
     if state.game[INTRIGUE_COUNT] == 0:
@@ -129,7 +129,7 @@ def draw_intrigue_card(state, player):
     return card
 
 
-@njit(cache=True)
+@kernel
 def intrigue_card_under_deck(state, courtier):
     capacity = state.intrigue_deck.shape[0]
     bottom = (state.game[INTRIGUE_HEAD] + state.game[INTRIGUE_COUNT]) % capacity
@@ -137,7 +137,7 @@ def intrigue_card_under_deck(state, courtier):
     state.game[INTRIGUE_COUNT] += 1
 
 
-@njit(cache=True)
+@kernel
 def draw_mission_card(state, player, colour):
     """Top card of one mission deck into the hand; -1 if that deck is empty."""
     if state.mission_deck_count[colour] == 0:
@@ -150,7 +150,7 @@ def draw_mission_card(state, player, colour):
     return card
 
 
-@njit(cache=True)
+@kernel
 def mission_card_under_deck(state, data, player, card):
     colour = data.mission_colour[card]
     capacity = state.mission_deck.shape[1]
@@ -160,29 +160,24 @@ def mission_card_under_deck(state, data, player, card):
     state.mission_hand[player, card] = 0
 
 
-@njit(cache=True)
+@kernel
 def markers_on_courtiers(state, player):
     return state.markers[:, player].sum()
 
 
-@njit(cache=True)
+@kernel
 def owns(state, player, ability):
     return state.ability_count[player, ability] > 0
 
 
-@njit(cache=True)
-def empty_int_buffer(rows, columns):
-    return np.zeros((rows, columns), dtype=np.int64)
-
-
-@njit(cache=True)
+@kernel
 def ability_used(state, player, ability, detail):
     """Count one use of a mission ability (seats table) and log it."""
     state.ability_uses[player, ability] += 1
     trace_event(state, E.ABILITY_USED, player, ability, detail, 0, 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def pays_for(token, cost):
     """A crown replaces any token; a "?" cost takes any token, crowns included (§4.5)."""
     return cost == C.ANY_TOKEN or token == cost or token == C.CROWN

@@ -5,7 +5,7 @@ Turn options are written into a move buffer, one row each (``MOVE_*`` columns), 
 bot draws uniformly among them, the greedy bot scores them, and a search bot can replay them.
 """
 import numpy as np
-from numba import njit
+from sim.core.kernels import copy_into_2d, inline_kernel, kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -28,7 +28,7 @@ def new_move_buffer():
     return np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def influence_phase(state, data, rules, bot_family, bot_params, moves):
     reset_phase_uses(state)
     if state.game[IMAGINARY_ACTIVE] != 0:
@@ -39,13 +39,13 @@ def influence_phase(state, data, rules, bot_family, bot_params, moves):
     return_cards_and_reshuffle(state, data)
 
 
-@njit(cache=True)
+@kernel
 def reset_phase_uses(state):
     """Once-per-phase abilities (§6): one use per played card."""
-    state.uses_left[:, :] = state.ability_count
+    copy_into_2d(state.uses_left, state.ability_count)
 
 
-@njit(cache=True)
+@kernel
 def imaginary_player_placement(state, data):
     """§8 steps 1-3 (Q20): markers on Louis XIV's courtier, then on the courtiers of the next
     revealed influence cards (a joker is replaced by another card); revealed cards go to the
@@ -66,7 +66,7 @@ def imaginary_player_placement(state, data):
         found += 1
 
 
-@njit(cache=True)
+@kernel
 def place_imaginary(state, courtier, count):
     count = min(count, state.own_supply[C.IMAGINARY])
     state.own_supply[C.IMAGINARY] -= count
@@ -74,7 +74,7 @@ def place_imaginary(state, courtier, count):
     trace_event(state, E.IMAGINARY_PLACED, courtier, count, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def start_of_phase_abilities(state, data, bot_family, bot_params):
     """§4.2 step 1 (order Q10): LB-TILE1..4, B-LOUIS, B-TILE5, B-TILE9, each optional: one own
     marker from the general supply (own supply if none there) onto the named courtier."""
@@ -92,7 +92,7 @@ def start_of_phase_abilities(state, data, bot_family, bot_params):
                     trace_event(state, E.START_PLACEMENT, player, ability, courtier, placed, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def influence_turns(state, data, rules, bot_family, bot_params, moves):
     """§4.2 step 2: clockwise from the start player, everyone with 2 or more cards takes a turn,
     until every player holds at most one card (uneven hands take extra turns at the end)."""
@@ -108,14 +108,14 @@ def influence_turns(state, data, rules, bot_family, bot_params, moves):
             break
 
 
-@njit(cache=True)
+@kernel
 def take_influence_turn(state, data, rules, player, family, params, moves):
     n_moves = list_turn_options(state, data, rules, player, moves)
     choice = choose_influence_move(state, data, player, moves, n_moves, family, params)
     apply_move(state, data, player, moves[choice], family, params)
 
 
-@njit(cache=True)
+@kernel
 def list_turn_options(state, data, rules, player, moves):
     """Every legal turn (§4.2 step 2 a-d, DB-PLACE4) into ``moves``; returns the count."""
     n_moves = 0
@@ -145,7 +145,7 @@ def list_turn_options(state, data, rules, player, moves):
     return n_moves
 
 
-@njit(cache=True)
+@kernel
 def add_simple(moves, n_moves, kind, card):
     moves[n_moves, MOVE_KIND] = kind
     moves[n_moves, MOVE_CARD] = card
@@ -153,7 +153,7 @@ def add_simple(moves, n_moves, kind, card):
     return n_moves + 1
 
 
-@njit(cache=True)
+@kernel
 def add_path(moves, n_moves, kind, card, length, t1, c1, t2, c2, t3, c3, t4, c4):
     row = moves[n_moves]
     row[MOVE_KIND] = kind
@@ -170,7 +170,7 @@ def add_path(moves, n_moves, kind, card, length, t1, c1, t2, c2, t3, c3, t4, c4)
     return n_moves + 1
 
 
-@njit(cache=True)
+@kernel
 def add_placements(moves, n_moves, data, kind, card, first_start, end_start, budget):
     """§4.2.1 formal definition: a simple path t1..tm of diagonally adjacent courtiers (all
     distinct, so one direction per courtier and no fork), counts c1..cm >= 1 with
@@ -199,7 +199,7 @@ def add_placements(moves, n_moves, data, kind, card, first_start, end_start, bud
     return n_moves
 
 
-@njit(cache=True)
+@kernel
 def apply_move(state, data, player, move, family, params):
     kind = move[MOVE_KIND]
     card = move[MOVE_CARD]
@@ -253,7 +253,7 @@ def apply_move(state, data, player, move, family, params):
                 move[MOVE_PATH + 6] * 16 + move[MOVE_PATH + 7], kind)
 
 
-@njit(cache=True)
+@kernel
 def end_of_phase_placement(state, data, bot_family, bot_params):
     """§4.2 step 3: DB-ENDPLACE, one own marker from the general supply on any courtier."""
     for position in range(state.game[N_PLAYERS]):
@@ -267,7 +267,7 @@ def end_of_phase_placement(state, data, bot_family, bot_params):
                 trace_event(state, E.END_PLACEMENT, player, courtier, placed, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def return_cards_and_reshuffle(state, data):
     """§4.2 step 4: everyone's last card goes back; all influence cards form a new deck."""
     state.influence_hand[:, :] = 0

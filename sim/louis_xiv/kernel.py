@@ -3,6 +3,8 @@ chunk of games and fills preallocated result matrices (results.py); no Python pe
 import numpy as np
 from numba import njit
 
+from sim.core.kernels import kernel, max_of
+
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
 from sim.louis_xiv import results as R
@@ -17,7 +19,7 @@ from sim.louis_xiv.state import (EXHAUSTED_COATS, EXHAUSTED_GOLD, EXHAUSTED_TOKE
                                  N_PLAYERS, ROUND, START_SEAT, trace_event)
 
 
-@njit(cache=True)
+@kernel
 def play_rounds(state, data, rules, bot_family, bot_params, moves, options, courtier_rows, first_row):
     """Rounds 1..4, each of four phases (§4); the start player passes left after each round."""
     n_rounds = data.numbers[ROUNDS]
@@ -35,7 +37,7 @@ def play_rounds(state, data, rules, bot_family, bot_params, moves, options, cour
     return row
 
 
-@njit(cache=True)
+@kernel
 def play_game(state, data, rules, n_players, seed, game_index, bot_family, bot_params, moves, options,
               courtier_rows, first_row, scores, trace_on):
     """One complete game: a pure function of (data, rules, bots, seed, game index)."""
@@ -44,10 +46,10 @@ def play_game(state, data, rules, n_players, seed, game_index, bot_family, bot_p
     return end_of_game(state, data, rules, scores)
 
 
-@njit(cache=True)
+@kernel
 def write_game_row(state, row, game_index, scores, winner_mask, decided_by_tiebreak):
     n_players = state.game[N_PLAYERS]
-    best = scores[:n_players].max()
+    best = max_of(scores, n_players)
     second = -1
     for player in range(n_players):
         if scores[player] < best and scores[player] > second:
@@ -78,7 +80,7 @@ def write_game_row(state, row, game_index, scores, winner_mask, decided_by_tiebr
     row[R.G_EXHAUSTED_GOLD] = state.game[EXHAUSTED_GOLD]
 
 
-@njit(cache=True)
+@kernel
 def write_seat_rows(state, data, seat_rows, first_row, game_index, scores, winner_mask):
     n_players = state.game[N_PLAYERS]
     for player in range(n_players):
@@ -94,13 +96,12 @@ def write_seat_rows(state, data, seat_rows, first_row, game_index, scores, winne
         row[R.S_RANK] = rank
         row[R.S_WINNER] = 1 if winner_mask & (1 << player) else 0
         row[R.S_COATS] = state.coats[player].sum()
-        missions = np.zeros(C.N_MISSION_COLOURS, dtype=np.int64)
+        row[R.S_MISSIONS_LIGHT] = 0
+        row[R.S_MISSIONS_BLUE] = 0
+        row[R.S_MISSIONS_DARK] = 0
         for card in range(data.mission_colour.shape[0]):
             if state.mission_played[player, card]:
-                missions[data.mission_colour[card]] += 1
-        row[R.S_MISSIONS_LIGHT] = missions[C.LIGHT]
-        row[R.S_MISSIONS_BLUE] = missions[C.BLUE]
-        row[R.S_MISSIONS_DARK] = missions[C.DARK]
+                row[R.S_MISSIONS_LIGHT + data.mission_colour[card]] += 1
         row[R.S_MISSIONS_IN_HAND] = state.mission_hand[player].sum()
         row[R.S_GOLD] = state.gold[player]
         row[R.S_OWN_SUPPLY] = state.own_supply[player]
@@ -120,7 +121,7 @@ def write_seat_rows(state, data, seat_rows, first_row, game_index, scores, winne
             row[R.S_ABILITY_USES + ability] = state.ability_uses[player, ability]
 
 
-@njit(cache=True)
+@njit(cache=True)  # allocates the scores vector, so not a ``kernel``
 def play_chunk_kernel(state, data, rules, n_players, seed, first_game, n_games, bot_family, bot_params,
                       moves, options, game_rows, seat_rows, courtier_rows):
     """Play games first_game .. first_game + n_games - 1 and fill the three result matrices."""

@@ -2,7 +2,7 @@
 two tokens each (a crown replaces any token, "?" takes any token), draws after each card,
 may use LB-TOKENSWAP and LB-MISSIONSWAP, and keeps at most one token (the rest become coats)."""
 import numpy as np
-from numba import njit
+from sim.core.kernels import copy_into, inline_kernel, kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -21,9 +21,9 @@ def new_option_buffer():
     return np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def missions_phase(state, data, rules, bot_family, bot_params, options):
-    state.uses_left[:, C.LB_TOKENSWAP] = state.ability_count[:, C.LB_TOKENSWAP]
+    copy_into(state.uses_left[:, C.LB_TOKENSWAP], state.ability_count[:, C.LB_TOKENSWAP])
     swap_at_end = rules[MISSION_SWAP_AT_PHASE_END] != 0.0
     for position in range(state.game[N_PLAYERS]):
         player = seat_order(state, position)
@@ -39,7 +39,7 @@ def missions_phase(state, data, rules, bot_family, bot_params, options):
             mission_swaps(state, data, player, bot_family[player], bot_params[player])
 
 
-@njit(cache=True)
+@kernel
 def play_missions(state, data, rules, player, family, params, options):
     """§4.5 steps 1-4: play payable cards one at a time, drawing after each, as long as the
     player can and wants; LB-TOKENSWAP at any moment of the turn (Q18)."""
@@ -54,7 +54,7 @@ def play_missions(state, data, rules, player, family, params, options):
         play_mission_card(state, data, player, options[choice], family, params)
 
 
-@njit(cache=True)
+@kernel
 def offer_token_swaps(state, data, rules, player, family, params):
     """LB-TOKENSWAP (§6): pay gold, return one token, take a crown; once per card per phase."""
     cost = data.numbers[LB_TOKENSWAP_COST]
@@ -76,7 +76,7 @@ def offer_token_swaps(state, data, rules, player, family, params):
         trace_event(state, E.TOKEN_SWAP, player, kind, cost, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def list_mission_options(state, data, player, options):
     """Every (card, payment) the player can afford now, each payment multiset once (§4.5 step 1)."""
     n_options = 0
@@ -107,7 +107,7 @@ def list_mission_options(state, data, player, options):
     return n_options
 
 
-@njit(cache=True)
+@kernel
 def play_mission_card(state, data, player, option, family, params):
     card = option[OPTION_CARD]
     for slot in range(2):
@@ -129,7 +129,7 @@ def play_mission_card(state, data, player, option, family, params):
         draw_from_chosen_deck(state, data, player, family, params)
 
 
-@njit(cache=True)
+@kernel
 def draw_from_chosen_deck(state, data, player, family, params):
     """§4.5 step 2 (Q15): one card from any non-empty deck, chosen before seeing it."""
     if state.mission_deck_count.sum() == 0:
@@ -139,10 +139,10 @@ def draw_from_chosen_deck(state, data, player, family, params):
     trace_event(state, E.MISSION_DRAWN, player, colour, card, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def mission_swaps(state, data, player, family, params):
     """LB-MISSIONSWAP (§6): put 1-2 hand cards under their decks, draw as many (once per card)."""
-    chosen = np.full(2, -1, dtype=np.int64)
+    chosen = state.scratch_ints[:2]
     for _ in range(state.ability_count[player, C.LB_MISSIONSWAP]):
         n_swapped = choose_mission_swap(state, data, player, family, params, chosen)
         if n_swapped == 0:
@@ -155,7 +155,7 @@ def mission_swaps(state, data, player, family, params):
         trace_event(state, E.MISSION_SWAP, player, chosen[0], chosen[1], n_swapped, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def token_cap(state, data, rules, player, family, params):
     """§4.5 step 5: keep at most one token; each one returned gives one random coat."""
     kept = data.numbers[TOKENS_KEPT_AFTER_MISSIONS]

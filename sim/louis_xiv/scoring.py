@@ -1,6 +1,6 @@
 """End of game (rules §7): conversions to coats of arms, coat majorities, score, winner."""
 import numpy as np
-from numba import njit
+from sim.core.kernels import inline_kernel, kernel, max_of
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -10,14 +10,14 @@ from sim.louis_xiv.state import (COATS_FROM_CONVERSION, COATS_FROM_MAJORITY, N_P
                                  seat_order, trace_event)
 
 
-@njit(cache=True)
+@kernel
 def record_standing(state, data, round_number):
     """The standing after each round (coats and missions so far), for lead-change analysis."""
     for player in range(state.game[N_PLAYERS]):
         state.score_after_round[player, round_number - 1] = provisional_score(state, data, player)
 
 
-@njit(cache=True)
+@kernel
 def end_of_game(state, data, rules, scores):
     """§7 steps 1-4. Fills ``scores``; returns (winner mask, decided by the own-supply tiebreak)."""
     for position in range(state.game[N_PLAYERS]):
@@ -30,7 +30,7 @@ def end_of_game(state, data, rules, scores):
     return find_winners(state, scores)
 
 
-@njit(cache=True)
+@kernel
 def convert_to_coats(state, data, rules, player):
     """§7.1: one coat for each influence card and intrigue card in hand, each mission token,
     each own marker still on a courtier, and each full 3 gold."""
@@ -54,13 +54,14 @@ def convert_to_coats(state, data, rules, player):
     trace_event(state, E.CONVERSION, player, influence, intrigue, tokens, markers, gold_coats, 0)
 
 
-@njit(cache=True)
+@kernel
 def coat_majorities(state, rules):
     """§7.2 (Q16): per kind, every player with the most coats of it (at least one) takes one
     more coat; all kinds are compared before any bonus coat is drawn."""
     n_kinds = state.coats.shape[1]
     n_players = state.game[N_PLAYERS]
-    awards = np.zeros(n_kinds, dtype=np.int64)
+    awards = state.scratch_ints[:n_kinds]
+    awards[:] = 0
     for kind in range(n_kinds):
         most = 0
         for player in range(n_players):
@@ -80,11 +81,11 @@ def coat_majorities(state, rules):
                 draw_coats(state, rules, player, 1, COATS_FROM_MAJORITY)
 
 
-@njit(cache=True)
+@kernel
 def find_winners(state, scores):
     """§7.4 (Q17): most points; tie -> most markers in the own supply; still tied -> shared."""
     n_players = state.game[N_PLAYERS]
-    best = scores[:n_players].max()
+    best = max_of(scores, n_players)
     n_best = 0
     best_supply = -1
     for player in range(n_players):
@@ -100,7 +101,7 @@ def find_winners(state, scores):
     return mask, decided_by_tiebreak
 
 
-@njit(cache=True)
+@kernel
 def bin_count(mask):
     count = 0
     while mask:

@@ -1,5 +1,5 @@
 """Setup (rules §3) for 2, 3 and 4 players."""
-from numba import njit
+from sim.core.kernels import copy_into, inline_kernel, kernel
 
 from sim.core.random_streams import below, seed_streams, shuffle
 from sim.louis_xiv import constants as C
@@ -12,7 +12,7 @@ from sim.louis_xiv.state import (FIRST_START_SEAT, GAME_INDEX, IMAGINARY_ACTIVE,
                                  START_SEAT, TRACE_LENGTH, TRACE_ON)
 
 
-@njit(cache=True)
+@kernel
 def reset_state(state):
     """Zero every array so one allocation serves a whole chunk of games."""
     state.game[:] = 0
@@ -42,7 +42,7 @@ def reset_state(state):
     state.score_after_round[:] = 0
 
 
-@njit(cache=True)
+@kernel
 def setup_game(state, data, rules, n_players, seed, game_index, trace_on):
     """§3: courtiers side A up, piles, shuffled decks, each player's markers, gold and missions."""
     reset_state(state)
@@ -54,7 +54,7 @@ def setup_game(state, data, rules, n_players, seed, game_index, trace_on):
     state.game[ROUND] = 0
     state.game[LOUIS_COURTIER] = -1
     # §3.1: sides A up (state.side is already 0), token piles, coats face down
-    state.token_pile[:] = data.token_count
+    copy_into(state.token_pile, data.token_count)
     state.coat_pile[:] = data.numbers[COATS_PER_KIND]
     choose_gold_cards(state, data)
     build_intrigue_deck(state, data)
@@ -73,38 +73,35 @@ def setup_game(state, data, rules, n_players, seed, game_index, trace_on):
         state.own_supply[C.IMAGINARY] = data.numbers[IMAGINARY_MARKERS]
 
 
-@njit(cache=True)
+@kernel
 def choose_gold_cards(state, data):
     """§3 step 2: a random sequence of the gold cards used, drawn without replacement."""
     n_cards = data.gold_card_gold.shape[0]
-    order = data.gold_card_gold.copy()
     for index in range(n_cards):
-        order[index] = index
-    shuffle(state.streams, C.SOURCE_SETUP, order, n_cards)
-    used = data.numbers[GOLD_CARDS_USED]
-    state.gold_sequence[:] = -1
-    state.gold_sequence[:used] = order[:used]
+        state.gold_sequence[index] = index
+    shuffle(state.streams, C.SOURCE_SETUP, state.gold_sequence, n_cards)
+    state.gold_sequence[data.numbers[GOLD_CARDS_USED]:] = -1  # the others go back to the box unseen
 
 
-@njit(cache=True)
+@kernel
 def build_intrigue_deck(state, data):
     """§3 step 3: the intrigue cards shuffled face down; nobody starts with one."""
     n_cards = data.intrigue_cards.shape[0]
-    state.intrigue_deck[:n_cards] = data.intrigue_cards
+    copy_into(state.intrigue_deck, data.intrigue_cards)
     shuffle(state.streams, C.SOURCE_SETUP, state.intrigue_deck, n_cards)
     state.game[INTRIGUE_HEAD] = 0
     state.game[INTRIGUE_COUNT] = n_cards
 
 
-@njit(cache=True)
+@kernel
 def shuffle_influence_deck(state, data):
     """§3 step 4 and §4.2 step 4: all influence cards shuffled into a new deck."""
-    state.influence_deck[:] = data.influence_cards
+    copy_into(state.influence_deck, data.influence_cards)
     shuffle(state.streams, C.SOURCE_SETUP, state.influence_deck, state.influence_deck.shape[0])
     state.game[INFLUENCE_POSITION] = 0
 
 
-@njit(cache=True)
+@kernel
 def build_mission_decks(state, data):
     """§3 step 5: mission cards sorted by back colour, each deck shuffled."""
     for colour in range(C.N_MISSION_COLOURS):
@@ -118,7 +115,7 @@ def build_mission_decks(state, data):
         state.mission_deck_count[colour] = count
 
 
-@njit(cache=True)
+@kernel
 def deal_players(state, data, n_players, first):
     """§3 steps 6 and 8: markers split between own and general supply by seat from the start
     player, start gold, one light-blue and one blue mission card."""

@@ -13,7 +13,9 @@ public arrays and their own row of the private ones.
 import numpy as np
 from numba import njit
 
+from sim.core.kernels import inline_kernel
 from sim.core.records import define_array_record
+
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.data import POINTS_PER_COAT, POINTS_PER_MISSION
 
@@ -73,6 +75,12 @@ STATE_FIELDS = (
     "score_after_round",  # int64[4, rounds]
     "streams",            # uint64[N_SOURCES, 2]: random streams (sim.core.random_streams)
     "trace",              # int64[capacity, TRACE_WIDTH]: event log in replay mode
+    # scratch space, so that kernels do not allocate in the game loop (sim/core/kernels.py)
+    "scratch_counts",     # int64[5]: markers evaluated on a courtier, per colour
+    "scratch_ints",       # int64[32]: small integer lists (legal options, chosen cards, awards)
+    "scratch_needed",     # int64[5]: tokens a bot's missions need
+    "scratch_gifts",      # float64[12]: what each gift is worth to a bot
+    "scratch_gains",      # float64[12, 5]: what adding markers to each courtier is worth
 )
 LouisState = define_array_record("LouisState", STATE_FIELDS, globals())
 
@@ -101,6 +109,8 @@ def new_state(data, trace_capacity=1):
         stats=n_ints(C.MAX_PLAYERS, N_STATS), score_after_round=n_ints(C.MAX_PLAYERS, n_rounds),
         streams=np.zeros((C.N_SOURCES, 2), dtype=np.uint64),
         trace=n_ints(max(1, trace_capacity), TRACE_WIDTH),
+        scratch_counts=n_ints(C.N_COLOURS), scratch_ints=n_ints(32), scratch_needed=n_ints(C.N_TOKENS),
+        scratch_gifts=np.zeros(C.N_COURTIERS), scratch_gains=np.zeros((C.N_COURTIERS, 5)),
     ))
 
 
@@ -116,10 +126,12 @@ def copy_state(state):
         state.mission_deck_count.copy(), state.mission_hand.copy(), state.mission_played.copy(),
         state.ability_count.copy(), state.uses_left.copy(), state.ability_uses.copy(), state.stats.copy(),
         state.score_after_round.copy(), state.streams.copy(), state.trace.copy(),
+        state.scratch_counts.copy(), state.scratch_ints.copy(), state.scratch_needed.copy(),
+        state.scratch_gifts.copy(), state.scratch_gains.copy(),
     )
 
 
-@njit(cache=True, inline="always")  # called everywhere; inlined so replay-off costs one compare
+@inline_kernel  # called everywhere; inlined so replay-off costs one compare
 def trace_event(state, code, a, b, c, d, e, f, g):
     """Append one event to the replay log (a no-op outside replay mode)."""
     if state.game[TRACE_ON] == 0:
@@ -137,23 +149,23 @@ def trace_event(state, code, a, b, c, d, e, f, g):
     state.game[TRACE_LENGTH] = row + 1
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def seat_order(state, position):
     """The seat ``position`` places clockwise from this round's start player."""
     return (state.game[START_SEAT] + position) % state.game[N_PLAYERS]
 
 
-@njit(cache=True)
+@inline_kernel
 def hand_size(state, player):
     return state.influence_hand[player].sum()
 
 
-@njit(cache=True)
+@inline_kernel
 def missions_completed(state, player):
     return state.mission_played[player].sum()
 
 
-@njit(cache=True)
+@inline_kernel
 def provisional_score(state, data, player):
     """Coats and completed missions so far (the standing recorded after each round)."""
     return (state.coats[player].sum() * data.numbers[POINTS_PER_COAT]
