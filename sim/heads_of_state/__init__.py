@@ -1,0 +1,36 @@
+"""Heads of State (Peter Hawes, 2-5 players): compiled engine. Rules: shared/rules/heads_of_state.md.
+
+Where each rulebook part lives (kernel functions are named after the rule step and cite the §):
+
+=====================  ==================================================================
+§1-2 data, map         data.py (YAML -> pydantic -> ``HosData`` arrays, ConfigError),
+                       configs/games/heads_of_state.yaml (every number, H1-H11, switches)
+state, constants       state.py (``HosState`` namedtuple, named indices, ``copy_state``)
+§3 setup               kernel.setup_game, decks.build_character_decks / setup_betrayal_deck
+§4.1-4.2, 4.4 step 1,  turn.py (first turn, option 1a/1b, option 2 takes, end of turn,
+§4.5                   revolution interrupts -> round_end.revolution, then the take repeats)
+§4.3 raising, §1.4     nobles.py (payments with courtesan, legal raises, raise_noble)
+§4.4 steps 2-3         betrayal.py -- **assassin odds: betrayal.assassination_succeeds**
+§4.6 decks             decks.py (draws, 1b set-aside, betrayal reshuffle Q26)
+§5 round end           round_end.py (influence scoring rows, hand cuts, new decks)
+§6 scoring             scoring.py (hexagon, square, large tokens, influence + tie-breaks,
+                       majorities, winner)
+bots (H12)             bots.py (compiled decisions), strategies/heads_of_state.py (families)
+chunk loop             kernel.py; outputs: tables.py; trace codes: events.py
+API                    engine.py (``ENGINE``); invariants.py (checks used by property tests)
+=====================  ==================================================================
+
+Rule questions (rules §7.1) and where their default lives:
+* with a switch (YAML ``rules:``): Q3 ``first_turn_refresh``, Q7 ``option2_take_order``,
+  Q14 ``courtesan_only_for_missing``, Q17 ``large_token_counts_noble_cards``; top-level keys:
+  Q26 ``betrayal_reshuffle``, Q36 ``gb_capital_box_ranks``, Q6 ``option1b_min_regular_deck``.
+* named, default only (a non-default value raises ConfigError "not implemented"):
+  Q8 ``option2_refill`` (deferred refills), Q9 ``mix_assassin_and_country``.
+* fixed to the rules file's default, no switch: Q1 (turn.end_of_turn order), Q2, Q4, Q5/Q38
+  (turn.take_character_card repeats the interrupted take), Q10-Q13, Q15, Q16, Q18 (nobles.raise_noble
+  order), Q19 (scoring.rank_country: lexicographic hexagon key, then RNG_TIEBREAK), Q20-Q25,
+  Q27-Q35, Q37.
+
+The hot kernels are compiled with numba's ``_nrt=False`` (see state.py): they must not allocate.
+Nothing is imported here, so ``import sim.heads_of_state`` stays cheap.
+"""

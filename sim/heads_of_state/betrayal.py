@@ -4,14 +4,13 @@ WHERE THE ASSASSIN ODDS ARE DECIDED: :func:`assassination_succeeds` (the bag dra
 ``own_cubes`` of the active player + ``target_cubes`` of the victim, data key ``assassin_bag``;
 default 3 + 1 -> P(success) = 3/4). Country cards always succeed.
 """
-from numba import njit
 
 from sim.core.random_streams import below
 from sim.heads_of_state.bots import D_BPLAY, D_REFILL, choose
 from sim.heads_of_state.events import (EV_BAG, EV_BPLAY, EV_KILL, EV_LEAVE_EMPTY, K_BETRAYAL_N,
                                        K_OVERFLOW, OVERFLOW_BETRAYALS, OVERFLOW_MOVES, trace)
 from sim.heads_of_state.nobles import can_pay, raise_noble
-from sim.heads_of_state.state import (ASSASSIN, CAPITAL, N_RANKS, RNG_ASSASSIN_BAG, S_GAME_INDEX,
+from sim.heads_of_state.state import (kernel, STAT_KILLS, ASSASSIN, CAPITAL, N_RANKS, RNG_ASSASSIN_BAG, S_GAME_INDEX,
                                       S_ROUND)
 from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_A, B_CARD_B,
                                        B_CARD_TYPE, B_CARDS_SPENT, B_COUNTRY, B_GAME_INDEX,
@@ -20,23 +19,25 @@ from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_
 CARD_ASSASSIN, CARD_SINGLE_COUNTRY, CARD_DOUBLE_COUNTRY = 0, 1, 2
 
 
-@njit(cache=True)
+@kernel
 def assassination_succeeds(st, d):
     """§4.4 step 3 -- the assassin odds: draw one cube uniformly from a bag holding ``own_cubes``
     cubes of the active player and ``target_cubes`` of the target's owner; own cube = success."""
     return below(st.streams, RNG_ASSASSIN_BAG, d.own_cubes + d.target_cubes) < d.own_cubes
 
 
-@njit(cache=True)
+@kernel
 def can_refill(st, d, cx, p, box):
     """p could raise a noble in ``box`` once it is vacated (a rank the box shows, tile, payment)."""
+    ranks = d.box_ranks[box]
+    tiles = st.tiles
     for rank in range(N_RANKS):
-        if (d.box_ranks[box] >> rank) & 1 and st.tiles[p, rank] > 0 and can_pay(st, d, cx, p, rank):
+        if (ranks >> rank) & 1 and tiles[p, rank] > 0 and can_pay(st, d, cx, p, rank):
             return True
     return False
 
 
-@njit(cache=True)
+@kernel
 def list_betrayal_plays(st, d, cx, p, left_empty):
     """§4.4 step 2: every (target box, cards) p may play now, plus a final 'stop' row.
     Province: exactly 1 assassin or 1 card usable for its country; capital: exactly 2 assassins or
@@ -46,42 +47,58 @@ def list_betrayal_plays(st, d, cx, p, left_empty):
     mv = cx.moves
     cap = mv.shape[0] - 1
     n = 0
-    n_types = st.bhand.shape[1]
-    for box in range(d.box_region.shape[0]):
-        owner = st.box_owner[box]
-        if owner < 0 or owner == p or st.targeted[box] != 0:
+    bhand = st.bhand
+    n_types = bhand.shape[1]
+    box_owner = st.box_owner
+    targeted = st.targeted
+    box_region = d.box_region
+    region_country = d.region_country
+    region_type = d.region_type
+    btype_mask = d.btype_mask
+    n_assassins = bhand[p, ASSASSIN]
+    n_country = 0
+    for t in range(1, n_types):
+        n_country += bhand[p, t]
+    if n_assassins + n_country == 0:
+        mv[0, 0] = -1
+        mv[0, 1] = -1
+        mv[0, 2] = -1
+        return 1
+    for box in range(box_owner.shape[0]):
+        owner = box_owner[box]
+        if owner < 0 or owner == p or targeted[box] != 0:
             continue
         if left_empty != 0 and not can_refill(st, d, cx, p, box):
             continue
-        region = d.box_region[box]
-        country = d.region_country[region]
-        capital = d.region_type[region] == CAPITAL
+        region = box_region[box]
+        country = region_country[region]
+        capital = region_type[region] == CAPITAL
         if capital:
-            if st.bhand[p, ASSASSIN] >= 2 and n < cap:
+            if n_assassins >= 2 and n < cap:
                 mv[n, 0] = box
                 mv[n, 1] = ASSASSIN
                 mv[n, 2] = ASSASSIN
                 n += 1
             for t1 in range(1, n_types):
-                if (d.btype_mask[t1] >> country) & 1 == 0 or st.bhand[p, t1] == 0:
+                if (btype_mask[t1] >> country) & 1 == 0 or bhand[p, t1] == 0:
                     continue
                 for t2 in range(t1, n_types):
-                    if (d.btype_mask[t2] >> country) & 1 == 0:
+                    if (btype_mask[t2] >> country) & 1 == 0:
                         continue
-                    if (t1 == t2 and st.bhand[p, t1] >= 2) or (t1 != t2 and st.bhand[p, t2] >= 1):
+                    if (t1 == t2 and bhand[p, t1] >= 2) or (t1 != t2 and bhand[p, t2] >= 1):
                         if n < cap:
                             mv[n, 0] = box
                             mv[n, 1] = t1
                             mv[n, 2] = t2
                             n += 1
         else:
-            if st.bhand[p, ASSASSIN] >= 1 and n < cap:
+            if n_assassins >= 1 and n < cap:
                 mv[n, 0] = box
                 mv[n, 1] = ASSASSIN
                 mv[n, 2] = -1
                 n += 1
             for t in range(1, n_types):
-                if (d.btype_mask[t] >> country) & 1 and st.bhand[p, t] >= 1 and n < cap:
+                if (btype_mask[t] >> country) & 1 and bhand[p, t] >= 1 and n < cap:
                     mv[n, 0] = box
                     mv[n, 1] = t
                     mv[n, 2] = -1
@@ -94,7 +111,7 @@ def list_betrayal_plays(st, d, cx, p, left_empty):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def card_kind(d, t):
     if t == ASSASSIN:
         return CARD_ASSASSIN
@@ -102,7 +119,7 @@ def card_kind(d, t):
     return CARD_SINGLE_COUNTRY if (m & (m - 1)) == 0 else CARD_DOUBLE_COUNTRY
 
 
-@njit(cache=True)
+@kernel
 def kill_noble(st, d, cx, box):
     """§4.4 step 5 / §4.7: the tile goes face down onto the region's hexagon; the box is empty."""
     owner = st.box_owner[box]
@@ -112,10 +129,10 @@ def kill_noble(st, d, cx, box):
     st.box_owner[box] = -1
     st.box_rank[box] = -1
     st.vacated[box] = 1
-    trace(cx, EV_KILL, owner, box, rank)
+    trace(cx.counters, cx.trace, EV_KILL, owner, box, rank)
 
 
-@njit(cache=True)
+@kernel
 def betrayal_plays(st, d, cx, p):
     """§4.4 steps 2-3 with the interleaved refill procedure (Q8 default, Q33)."""
     st.vacated[:] = 0
@@ -144,15 +161,16 @@ def betrayal_plays(st, d, cx, p):
             spent = 2
             if card_kind(d, card_b) == CARD_DOUBLE_COUNTRY:
                 kind = CARD_DOUBLE_COUNTRY
-        trace(cx, EV_BPLAY, p, box, card_a * 100 + card_b + 1)
+        trace(cx.counters, cx.trace, EV_BPLAY, p, box, card_a * 100 + card_b + 1)
         if card_a == ASSASSIN:
             success = assassination_succeeds(st, d)
-            trace(cx, EV_BAG, p, 1 if success else 0, owner)
+            trace(cx.counters, cx.trace, EV_BAG, p, 1 if success else 0, owner)
         else:
             success = True
         refilled = 0
         if success:
             kill_noble(st, d, cx, box)
+            st.stats[p, STAT_KILLS] += 1
             # step 3: refill now, or leave this box empty if no other box was left empty
             n = 0
             for r in range(N_RANKS):
@@ -168,7 +186,7 @@ def betrayal_plays(st, d, cx, p):
                 refilled = 1
             else:
                 left_empty = 1
-                trace(cx, EV_LEAVE_EMPTY, p, box, 0)
+                trace(cx.counters, cx.trace, EV_LEAVE_EMPTY, p, box, 0)
         k = cx.counters[K_BETRAYAL_N]
         cx.counters[K_BETRAYAL_N] = k + 1
         if k >= cx.betrayals.shape[0]:

@@ -14,16 +14,17 @@ Move row layouts per decision kind (columns 0..3):
   D_RAISE    (box or -1 = stop, rank)             D_PAY    (attribute replaced by a courtesan or -1)
   D_BTAKE    (betrayal slot or -1 = deck, type)   D_BPLAY  (box or -1 = stop, card a, card b or -1)
   D_REFILL   (rank or -1 = leave empty)           D_DISCARD / D_BDISCARD (card type)
+  D_TAKE_ORDER (0 = betrayal card first, 1 = character card first; Q7 player_choice only)
 """
-import numpy as np
-from numba import njit
 
 from sim.core.random_streams import below
-from sim.heads_of_state.state import (ASSASSIN, CAPITAL, COURTESAN, N_ATTRIBUTES, N_RANKS, OPT_1A,
+from sim.heads_of_state.events import W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY
+from sim.heads_of_state.state import (kernel, ASSASSIN, CAPITAL, COURTESAN, N_ATTRIBUTES, N_RANKS, OPT_1A,
                                       OPT_1B, OPT_2, RNG_BOT_0)
 
 RANDOM, GREEDY = 0, 1
-(D_OPTION, D_TAKE, D_RAISE, D_PAY, D_BTAKE, D_BPLAY, D_REFILL, D_DISCARD, D_BDISCARD) = range(9)
+(D_OPTION, D_TAKE, D_RAISE, D_PAY, D_BTAKE, D_BPLAY, D_REFILL, D_DISCARD, D_BDISCARD,
+ D_TAKE_ORDER) = range(10)
 
 # greedy parameter indices (names/defaults/ranges in strategies/heads_of_state.py)
 (P_DECK_THRESHOLD, P_COURTESAN_VALUE, P_HEX_WEIGHT, P_RANK_WEIGHT, P_NEW_RANK_WEIGHT,
@@ -31,7 +32,7 @@ RANDOM, GREEDY = 0, 1
 N_GREEDY_PARAMS = 9
 
 
-@njit(cache=True)
+@kernel
 def choose(st, d, cx, p, kind, n):
     """Index (0..n-1) of the chosen row of cx.moves for seat p at a decision point of ``kind``."""
     if n <= 1:
@@ -46,7 +47,7 @@ def choose(st, d, cx, p, kind, n):
 
 # ------------------------------------------------------------------------------------------------
 # greedy helpers (own hand + public state only)
-@njit(cache=True)
+@kernel
 def can_pay_own(hand, recipe, courtesan_ok, p, rank):
     missing = 0
     for a in range(N_ATTRIBUTES):
@@ -57,7 +58,21 @@ def can_pay_own(hand, recipe, courtesan_ok, p, rank):
     return missing == 1 and courtesan_ok[rank] > 0 and hand[p, COURTESAN] > 0
 
 
-@njit(cache=True)
+@kernel
+def payable_ranks(st, d, p):
+    """Bitmask of ranks p has a tile of and could pay for now."""
+    tiles = st.tiles
+    hand = st.hand
+    recipe = d.recipe
+    courtesan_ok = d.courtesan_ok
+    mask = 0
+    for r in range(N_RANKS):
+        if tiles[p, r] > 0 and can_pay_own(hand, recipe, courtesan_ok, p, r):
+            mask |= 1 << r
+    return mask
+
+
+@kernel
 def open_rank_mask(st, d, p):
     """Ranks p could still place: a tile in supply and an empty box showing the rank."""
     box_owner = st.box_owner
@@ -73,7 +88,7 @@ def open_rank_mask(st, d, p):
     return mask
 
 
-@njit(cache=True)
+@kernel
 def card_value(hand, recipe, recipe_size, open_mask, p, card, courtesan_value):
     """How much a character card helps p towards a recipe of a rank he can still place."""
     if card == COURTESAN:
@@ -85,38 +100,62 @@ def card_value(hand, recipe, recipe_size, open_mask, p, card, courtesan_value):
     return value
 
 
-@njit(cache=True)
-def raise_value(st, d, prm, p, box, rank):
-    region = d.box_region[box]
-    value = prm[P_RANK_WEIGHT] * (rank + 1)
-    if st.hex_owner[region] < 0:
-        value += prm[P_HEX_WEIGHT] * d.region_hex[region]
-    if st.raised[p, rank] == 0:
-        value += prm[P_NEW_RANK_WEIGHT]
-    country = d.region_country[region]
-    if st.square_owner[p, country] == 0 and st.square_next[country] < 2:
-        box_owner = st.box_owner
-        region_box = d.region_box
-        country_regions = d.country_regions
-        covered = 0
-        here = False
-        for i in range(d.country_nreg[country]):
-            rg = country_regions[country, i]
-            for b in range(2):
-                bx = region_box[rg, b]
-                if bx >= 0 and box_owner[bx] == p:
-                    covered += 1
-                    if rg == region:
-                        here = True
-                    break
-        if not here:
-            value += prm[P_SQUARE_WEIGHT] * (covered + 1) / d.country_nreg[country]
-    base = d.base_influence[1 if d.region_type[region] == CAPITAL else 0]
-    value += prm[P_INFLUENCE_WEIGHT] * base
-    return value
+@kernel
+def greedy_raise(st, d, prm, p, mv, n, work):
+    """Index of the best-valued raise (rank, free hexagon, new rank, square progress, influence);
+    the 'stop' row is worth 0, so greedy raises while it can."""
+    box_owner = st.box_owner
+    box_region = d.box_region
+    region_country = d.region_country
+    region_type = d.region_type
+    region_hex = d.region_hex
+    hex_owner = st.hex_owner
+    base_influence = d.base_influence
+    country_nreg = d.country_nreg
+    raised = st.raised
+    # regions of each country where p has a living noble (square-token progress)
+    mine = 0
+    for box in range(box_owner.shape[0]):
+        if box_owner[box] == p:
+            mine |= 1 << box_region[box]
+    covered = work[W_COVERED]
+    covered[:] = 0
+    for r in range(region_country.shape[0]):
+        if (mine >> r) & 1:
+            covered[region_country[r]] += 1
+    open_square = work[W_OPEN_SQUARE]
+    for c in range(4):
+        open_square[c] = 1 if st.square_owner[p, c] == 0 and st.square_next[c] < 2 else 0
+    w_rank = prm[P_RANK_WEIGHT]
+    w_hex = prm[P_HEX_WEIGHT]
+    w_new = prm[P_NEW_RANK_WEIGHT]
+    w_square = prm[P_SQUARE_WEIGHT]
+    w_infl = prm[P_INFLUENCE_WEIGHT]
+    best = 0
+    best_value = -1e300
+    for i in range(n):
+        box = mv[i, 0]
+        if box < 0:
+            value = 0.0
+        else:
+            rank = mv[i, 1]
+            region = box_region[box]
+            value = w_rank * (rank + 1)
+            if hex_owner[region] < 0:
+                value += w_hex * region_hex[region]
+            if raised[p, rank] == 0:
+                value += w_new
+            country = region_country[region]
+            if open_square[country] != 0 and (mine >> region) & 1 == 0:
+                value += w_square * (covered[country] + 1) / country_nreg[country]
+            value += w_infl * base_influence[1 if region_type[region] == CAPITAL else 0]
+        if value > best_value:
+            best_value = value
+            best = i
+    return best
 
 
-@njit(cache=True)
+@kernel
 def victim_value(region_type, box_region, box_rank, box):
     value = box_rank[box] + 1.0
     if region_type[box_region[box]] == CAPITAL:
@@ -124,8 +163,8 @@ def victim_value(region_type, box_region, box_rank, box):
     return value
 
 
-@njit(cache=True)
-def best_attack_value(st, d, p):
+@kernel
+def best_attack_value(st, d, p, work):
     """Best victim value among opponents' nobles p could attack with his betrayal hand plus one
     display card, requiring that p could refill the box now."""
     bhand = st.bhand
@@ -136,19 +175,18 @@ def best_attack_value(st, d, p):
     region_type = d.region_type
     region_country = d.region_country
     n_assassins = bhand[p, ASSASSIN]
-    for slot in range(st.bdisplay.shape[0]):
-        if st.bdisplay[slot] == ASSASSIN:
+    bdisplay = st.bdisplay
+    for slot in range(bdisplay.shape[0]):
+        if bdisplay[slot] == ASSASSIN:
             n_assassins += 1
             break
-    per_country = np.zeros(4, np.int64)
+    per_country = work[W_PER_COUNTRY]
+    per_country[:] = 0
     for t in range(1, bhand.shape[1]):
         for c in range(4):
             if (btype_mask[t] >> c) & 1:
                 per_country[c] += bhand[p, t]
-    payable = 0
-    for r in range(N_RANKS):
-        if st.tiles[p, r] > 0 and can_pay_own(st.hand, d.recipe, d.courtesan_ok, p, r):
-            payable |= 1 << r
+    payable = payable_ranks(st, d, p)
     if payable == 0:
         return -1.0
     best = -1.0
@@ -165,7 +203,7 @@ def best_attack_value(st, d, p):
     return best
 
 
-@njit(cache=True)
+@kernel
 def greedy_choose(st, d, cx, p, kind, n):
     mv = cx.moves
     prm = cx.bot_params[p]
@@ -182,7 +220,7 @@ def greedy_choose(st, d, cx, p, kind, n):
                 has1a = i
             elif mv[i, 0] == OPT_1B:
                 has1b = i
-        if has2 >= 0 and best_attack_value(st, d, p) >= prm[P_BETRAY_MIN_VALUE]:
+        if has2 >= 0 and best_attack_value(st, d, p, cx.work) >= prm[P_BETRAY_MIN_VALUE]:
             return has2
         if has1b >= 0 and prm[P_REFRESH_THRESHOLD] > 0.0:
             top = 0.0
@@ -209,12 +247,7 @@ def greedy_choose(st, d, cx, p, kind, n):
                 best = i
         return best
     elif kind == D_RAISE:
-        for i in range(n):
-            v = 0.0 if mv[i, 0] < 0 else raise_value(st, d, prm, p, mv[i, 0], mv[i, 1])
-            if v > best_value:
-                best_value = v
-                best = i
-        return best
+        return greedy_raise(st, d, prm, p, mv, n, cx.work)
     elif kind == D_PAY:
         # keep the courtesan when possible; otherwise replace the attribute held least
         hand = st.hand
@@ -237,10 +270,7 @@ def greedy_choose(st, d, cx, p, kind, n):
                 best = i
         return best
     elif kind == D_BPLAY:
-        payable = 0
-        for r in range(N_RANKS):
-            if st.tiles[p, r] > 0 and can_pay_own(st.hand, d.recipe, d.courtesan_ok, p, r):
-                payable |= 1 << r
+        payable = payable_ranks(st, d, p)
         box_rank = st.box_rank
         box_region = d.box_region
         region_type = d.region_type
@@ -278,6 +308,8 @@ def greedy_choose(st, d, cx, p, kind, n):
                 best_value = v
                 best = i
         return best
+    elif kind == D_TAKE_ORDER:
+        return 0           # betrayal card first: its choice informs nothing hidden either way
     elif kind == D_BDISCARD:
         for i in range(n):
             v = 0.0 if mv[i, 0] == ASSASSIN else 1.0

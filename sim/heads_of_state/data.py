@@ -19,7 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from sim.core.engine import ConfigError
-from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_ATTRIBUTES, N_CHAR_TYPES,
+from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_ATTRIBUTES,
                                       N_COUNTRIES, N_RANKS, RANK_NAMES)
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "configs" / "games" / "heads_of_state.yaml"
@@ -30,13 +30,14 @@ R_COURTESAN_ONLY_MISSING = 1      # Q14
 R_LARGE_TOKEN_BY_CARDS = 2        # Q17
 R_BETRAYAL_RESHUFFLE = 3          # Q26: 0 when_deck_empties, 1 when_draw_needed
 R_OPTION2_REFILL = 4              # Q8: 0 interleaved (only one implemented)
-R_OPTION2_TAKE_ORDER = 5          # Q7: 0 betrayal_first (only one implemented)
+R_OPTION2_TAKE_ORDER = 5          # Q7: 0 betrayal_first, 1 player_choice
 R_MIX_ASSASSIN_COUNTRY = 6        # Q9: 0 (only one implemented)
 N_RULES = 7
 RULE_NAMES = ("first_turn_refresh", "courtesan_only_for_missing", "large_token_counts_noble_cards",
               "betrayal_reshuffle", "option2_refill", "option2_take_order",
               "mix_assassin_and_country")
 RESHUFFLE_CHOICES = ("when_deck_empties", "when_draw_needed")
+TAKE_ORDER_CHOICES = ("betrayal_first", "player_choice")
 
 HosData = namedtuple("HosData", [
     # scalars
@@ -125,7 +126,7 @@ class HosFile(_Model):
     @classmethod
     def _positive(cls, v):
         if v < 1:
-            raise ValueError(f"a positive integer, found {v}")
+            raise ValueError("a positive integer")
         return v
 
 
@@ -167,7 +168,11 @@ def load_data(game_file=None, overrides=None):
     except ValidationError as error:
         err = error.errors()[0]
         key = ".".join(str(x) for x in err["loc"]) or "(top level)"
-        raise ConfigError(f"{file}: {key}: expected {err['msg']}, found {err.get('input')!r}"[:400]) from None
+        if err["type"] == "extra_forbidden":
+            expected = "a known key (this key is not part of the Heads of State data)"
+        else:
+            expected = err["msg"].removeprefix("Value error, ")
+        raise ConfigError(f"{file}: {key}: expected {expected}, found {err.get('input')!r}"[:400]) from None
     return build(f, file)
 
 
@@ -309,6 +314,8 @@ def build(f: HosFile, file: str):
             box_upper.append(1 if b == 0 else 0)
         if len(masks) == 2 and masks[1].bit_length() > (masks[0] & -masks[0]).bit_length():
             _fail(file, key, "the upper box to hold the higher rank", [upper, lower])
+    if nr > 62:
+        _fail(file, "regions", "at most 62 regions", nr)
     for c, n in enumerate(capitals):
         if n != 1:
             _fail(file, "regions", f"exactly one capital in {COUNTRY_NAMES[c]}", n)
@@ -359,10 +366,11 @@ def build(f: HosFile, file: str):
         need = f.display_size + f.revolution_deck_cards + max(f.option1b_min_regular_deck, 0)
         if deck_len[n] < need:
             _fail(file, f"removed_marks_by_players.{n}", f"a deck of at least {need} cards", int(deck_len[n]))
+    if f.rules.option2_take_order not in TAKE_ORDER_CHOICES:
+        _fail(file, "rules.option2_take_order", " or ".join(TAKE_ORDER_CHOICES), f.rules.option2_take_order)
     if f.betrayal_reshuffle not in RESHUFFLE_CHOICES:
         _fail(file, "betrayal_reshuffle", " or ".join(RESHUFFLE_CHOICES), f.betrayal_reshuffle)
     for key, value, allowed in (("rules.option2_refill", f.rules.option2_refill, ("interleaved",)),
-                                ("rules.option2_take_order", f.rules.option2_take_order, ("betrayal_first",)),
                                 ("rules.mix_assassin_and_country", f.rules.mix_assassin_and_country, (False,))):
         if value not in allowed:
             _fail(file, key, f"{' or '.join(map(str, allowed))} (the alternative is not implemented)", value)
@@ -383,6 +391,7 @@ def build(f: HosFile, file: str):
     rules[R_COURTESAN_ONLY_MISSING] = float(f.rules.courtesan_only_for_missing)
     rules[R_LARGE_TOKEN_BY_CARDS] = float(f.rules.large_token_counts_noble_cards)
     rules[R_BETRAYAL_RESHUFFLE] = float(RESHUFFLE_CHOICES.index(f.betrayal_reshuffle))
+    rules[R_OPTION2_TAKE_ORDER] = float(TAKE_ORDER_CHOICES.index(f.rules.option2_take_order))
     description = {
         "source_file": file,
         "rules": {name: (f.betrayal_reshuffle if name == "betrayal_reshuffle"
@@ -393,5 +402,6 @@ def build(f: HosFile, file: str):
         "box_names": [f"{region_ids[box_region[b]]}.{'upper' if box_upper[b] else 'lower'}"
                       for b in range(len(box_region))],
         "rounds": list(f.rounds),
+        "round_tokens": {c: list(v) for c, v in f.round_tokens.items()},
     }
     return data, rules, description

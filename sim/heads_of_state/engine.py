@@ -23,7 +23,12 @@ from sim.heads_of_state.tables import (BETRAYALS_COLUMNS, COUNTRY_COLUMNS, GAMES
                                        N_G, N_SE, SEATS_COLUMNS)
 from strategies import heads_of_state as strategies
 
-BETRAYALS_PER_GAME = 24    # initial capacity; the chunk is rerun with the exact need on overflow
+# Betrayal-attempt buffer. Upper bound per game: every attempt spends a betrayal card, every card
+# was taken by one Option-2 turn, and every turn takes >= 1 character card from a round's deck, so
+# attempts <= turns <= 3 x deck size (300). Allocating that for 20,000-game chunks would cost GBs,
+# so the buffer starts at 48 per game (random bots average 31-41, greedy ~6) and, if a chunk
+# overflows, it is rerun once with the exact count (the kernel keeps counting past the end).
+BETRAYALS_PER_GAME = 48
 TRACE_CAPACITY = 1 << 16
 
 
@@ -54,26 +59,41 @@ class HeadsOfStateEngine:
             if bot.family not in (RANDOM, GREEDY):
                 raise ConfigError(f"bots: {bot.name}: expected a heads-of-state bot family, found {bot.family!r}")
 
-    def _run(self, setup, n_players, bots, seed, first_game, n_games, trace_on=False):
+    def make_ctx(self, setup, n_players, bots, n_games=1, betrayal_capacity=None, trace_capacity=0):
+        """The chunk context (rules, bots, scratch, output blocks) for ``play_chunk_kernel`` or for
+        calling single rule kernels from Python (tests, search bots)."""
         self._check(n_players, bots)
         family = np.array([b.family for b in bots], np.int64)
         params = np.zeros((n_players, strategies.N_PARAMS), np.float64)
         for i, b in enumerate(bots):
-            vec = np.asarray(b.params, np.float64)
-            params[i, :min(len(vec), strategies.N_PARAMS)] = vec[:strategies.N_PARAMS]
+            vec = np.asarray(b.params, np.float64)[:strategies.N_PARAMS]
+            params[i, :len(vec)] = vec
+        if betrayal_capacity is None:
+            betrayal_capacity = max(16, BETRAYALS_PER_GAME * n_games)
+        return ev.Ctx(
+            np.asarray(setup.rules, np.float64), family, params,
+            np.zeros((ev.MAX_MOVES, 4), np.int64),
+            np.zeros((n_games, N_G), np.int64), np.zeros((n_games * n_players, N_SE), np.int64),
+            np.zeros((betrayal_capacity, N_B), np.int64),
+            np.zeros((n_games * N_ROUNDS * N_COUNTRIES, N_C), np.int64),
+            np.array([0, 0, 0, 1 if trace_capacity else 0], np.int64),
+            np.zeros(max(trace_capacity, 1), np.int64),
+            np.zeros((ev.N_WORK_ROWS, ev.WORK_WIDTH), np.int64), np.zeros(ev.WORK_WIDTH, np.float64),
+        )
+
+    def _run(self, setup, n_players, bots, seed, first_game, n_games, trace_on=False):
         b_cap = max(16, BETRAYALS_PER_GAME * n_games)
-        t_cap = TRACE_CAPACITY if trace_on else 1
+        t_cap = TRACE_CAPACITY if trace_on else 0
+        if n_games < 1:
+            raise ConfigError(f"run: n_games: expected a positive number of games, found {n_games!r}")
+        if not 0 <= int(seed) < 2**64:
+            raise ConfigError(f"run: seed: expected an integer 0 .. 2**64-1, found {seed!r}")
+        if not 0 <= int(first_game) < 2**62:
+            raise ConfigError(f"run: first_game: expected a non-negative game index, found {first_game!r}")
         while True:
-            cx = ev.Ctx(
-                np.asarray(setup.rules, np.float64), family, params,
-                np.zeros((ev.MAX_MOVES, 4), np.int64),
-                np.zeros((n_games, N_G), np.int64), np.zeros((n_games * n_players, N_SE), np.int64),
-                np.zeros((b_cap, N_B), np.int64),
-                np.zeros((n_games * N_ROUNDS * N_COUNTRIES, N_C), np.int64),
-                np.array([0, 0, 0, 1 if trace_on else 0], np.int64), np.zeros(t_cap, np.int64),
-            )
-            stuck = play_chunk_kernel(setup.data, cx, n_players, np.int64(seed), np.int64(first_game),
-                                      np.int64(n_games))
+            cx = self.make_ctx(setup, n_players, bots, n_games, b_cap, t_cap)
+            stuck = play_chunk_kernel(setup.data, cx, n_players, np.uint64(int(seed)),
+                                      np.int64(first_game), np.int64(n_games))
             flags = cx.counters[ev.K_OVERFLOW]
             if flags & ev.OVERFLOW_MOVES:
                 raise RuntimeError("heads-of-state: legal-move buffer overflow (raise events.MAX_MOVES)")
@@ -91,8 +111,10 @@ class HeadsOfStateEngine:
     def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
         cx = self._run(setup, n_players, bots, seed, first_game, n_games)
         nb = int(cx.counters[ev.K_BETRAYAL_N])
+        games = _columns(cx.games, GAMES_COLUMNS)
+        games["seed"] = np.full(n_games, int(seed), np.uint64)   # the kernel block is int64
         return {
-            "games": _columns(cx.games, GAMES_COLUMNS),
+            "games": games,
             "seats": _columns(cx.seats, SEATS_COLUMNS),
             "betrayals": _columns(cx.betrayals[:nb], BETRAYALS_COLUMNS),
             "country_scoring": _columns(cx.country, COUNTRY_COLUMNS),
@@ -114,6 +136,11 @@ def decode_events(events, description, bot_names=None):
     chars = description["character_types"] + ["REVOLUTION"]
     btypes = description["betrayal_types"]
     years = description["rounds"]
+    tokens = description["round_tokens"]
+
+    def a_rank(r):
+        name = RANK_NAMES[r]
+        return ("an " if name[0] in "aeiou" else "a ") + name
 
     def seat(p):
         name = f"seat {p}"
@@ -124,7 +151,7 @@ def decode_events(events, description, bot_names=None):
     lines = []
     for code, a, b, c in events.tolist():
         if code == ev.EV_GAME_START:
-            lines.append(f"game {b}: {a} players, seed {c}")
+            lines.append(f"game {b}: {a} players, seed {c % 2**64}")
         elif code == ev.EV_ROUND_START:
             lines.append(f"== round {years[a]} ==")
         elif code == ev.EV_TURN:
@@ -136,7 +163,7 @@ def decode_events(events, description, bot_names=None):
         elif code == ev.EV_REFRESH:
             lines.append(f"   {seat(a)} refreshes the display (option 1b)")
         elif code == ev.EV_RAISE:
-            lines.append(f"   {seat(a)} raises a {RANK_NAMES[c]} in {boxes[b]}")
+            lines.append(f"   {seat(a)} raises {a_rank(c)} in {boxes[b]}")
         elif code == ev.EV_COURTESAN:
             lines.append(f"   {seat(a)} pays with a courtesan instead of {chars[b]}")
         elif code == ev.EV_NO_CARD:
@@ -171,8 +198,9 @@ def decode_events(events, description, bot_names=None):
         elif code == ev.EV_REVOLUTION:
             lines.append(f"** revolution card: round {years[a]} ends (during {STEP_NAMES[b]})")
         elif code == ev.EV_COUNTRY:
-            lines.append(f"   {COUNTRY_NAMES[a]}: 1st {seat(b) if b >= 0 else '-'}, "
-                         f"2nd {seat(c) if c >= 0 else '-'}")
+            first, second = tokens[COUNTRY_NAMES[a]]
+            lines.append(f"   {COUNTRY_NAMES[a]}: 1st {seat(b) + f' +{first}' if b >= 0 else '-'}, "
+                         f"2nd {seat(c) + f' +{second}' if c >= 0 else '-'}")
         elif code == ev.EV_MAJORITY:
             lines.append(f"   {seat(a)} noble-card majority {RANK_NAMES[b]}: +{c}")
         elif code == ev.EV_SCORE:

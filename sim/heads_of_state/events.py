@@ -5,7 +5,7 @@ is 1; the kernel never builds strings. ``EVENT_FORMATS`` (Python) says how to pr
 """
 from collections import namedtuple
 
-from numba import njit
+from sim.heads_of_state.state import kernel
 
 (EV_GAME_START, EV_ROUND_START, EV_TURN, EV_TAKE_DISPLAY, EV_TAKE_DECK, EV_REFRESH, EV_RAISE,
  EV_COURTESAN, EV_HEXAGON, EV_SQUARE, EV_LARGE, EV_BTAKE_DISPLAY, EV_BTAKE_DECK, EV_BPLAY,
@@ -30,22 +30,32 @@ Ctx = namedtuple("Ctx", [
     "games", "seats", "betrayals", "country",   # output blocks (tables.py columns)
     "counters",    # int64[4]: betrayal rows used, trace ints used, overflow flags, trace on
     "trace",       # int64[capacity] event codes
+    "work",        # int64[N_WORK_ROWS, WORK_WIDTH] scratch rows (kernels do not allocate)
+    "fwork",       # float64[WORK_WIDTH] scratch
 ])
+
+# scratch rows of Ctx.work
+(W_INFLUENCE, W_TOP_RANK, W_BEST_HEX, W_HEX_KEY, W_ORDER, W_COUNTS, W_COVERED, W_OPEN_SQUARE,
+ W_PER_COUNTRY) = range(9)
+N_WORK_ROWS = 9
+WORK_WIDTH = 16
 
 MAX_MOVES = 512
 
 
-@njit(cache=True)
-def trace(cx, code, a, b, c):
-    """Append one event when tracing (a no-op in production runs)."""
-    if cx.counters[K_TRACE_ON] == 0:
+@kernel
+def trace(counters, events, code, a, b, c):
+    """Append one event (code, a, b, c) when tracing; a no-op in production runs.
+    Called as ``trace(cx.counters, cx.trace, ...)``: leaf helpers take arrays, not the whole
+    context, which keeps the compiled call sites (and compile time) small."""
+    if counters[K_TRACE_ON] == 0:
         return
-    n = cx.counters[K_TRACE_N]
-    if n + 4 > cx.trace.shape[0]:
-        cx.counters[K_OVERFLOW] |= OVERFLOW_TRACE
+    n = counters[K_TRACE_N]
+    if n + 4 > events.shape[0]:
+        counters[K_OVERFLOW] |= OVERFLOW_TRACE
         return
-    cx.trace[n] = code
-    cx.trace[n + 1] = a
-    cx.trace[n + 2] = b
-    cx.trace[n + 3] = c
-    cx.counters[K_TRACE_N] = n + 4
+    events[n] = code
+    events[n + 1] = a
+    events[n + 2] = b
+    events[n + 3] = c
+    counters[K_TRACE_N] = n + 4

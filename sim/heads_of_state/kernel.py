@@ -6,19 +6,20 @@ from sim.core.random_streams import seed_streams
 from sim.heads_of_state.decks import build_character_decks, setup_betrayal_deck
 from sim.heads_of_state.events import EV_GAME_END, EV_GAME_START, EV_ROUND_START, EV_SCORE, trace
 from sim.heads_of_state.scoring import find_winners
-from sim.heads_of_state.state import (N_RANKS, N_ROUNDS, N_SCORE_SOURCES, S_ACTIVE, S_GAME_INDEX,
+from sim.heads_of_state.state import (kernel, N_STATS, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, S_ACTIVE, S_GAME_INDEX,
                                       S_GAME_OVER, S_GAME_ROW, S_N_PLAYERS, S_ROUND, clear_state,
                                       new_state)
 from sim.heads_of_state.tables import (G_FIRST_WINNER, G_GAME_INDEX, G_N_PLAYERS, G_ROUND_END_STEP,
-                                       G_SEED, G_TURNS_ROUND, G_WINNER_MASK, G_WINNER_TIEBREAK,
-                                       SE_BOT_FAMILY, SE_GAME_INDEX, SE_IS_WINNER, SE_NOBLES_LOST,
-                                       SE_RAISED, SE_SCORE, SE_SCORE_AFTER, SE_SCORE_SRC, SE_SEAT)
+                                       G_REVOLUTION_POSITION, G_SEED, G_TURNS_ROUND, G_WINNER_MASK, G_WINNER_TIEBREAK,
+                                       SE_BOT_FAMILY, SE_CARDS, SE_GAME_INDEX, SE_IS_WINNER, SE_NOBLES_LOST,
+                                       SE_RAISED, SE_SCORE, SE_SCORE_AFTER, SE_SCORE_SRC, SE_SEAT, SE_STATS,
+                                       SE_TURNS)
 from sim.heads_of_state.turn import play_turn
 
 MAX_TURNS = 5000   # safety net; a game has ~100-150 turns
 
 
-@njit(cache=True)
+@kernel
 def setup_game(st, d, cx, n_players, seed, game_index, row):
     """§3: empty board, noble card piles, decks, displays; seat 0 starts; round 1589."""
     clear_state(st)
@@ -32,13 +33,13 @@ def setup_game(st, d, cx, n_players, seed, game_index, row):
     for p in range(n_players):                          # step 9
         for r in range(N_RANKS):
             st.tiles[p, r] = d.tiles_per_rank[r]
-    build_character_decks(st, d)                        # steps 2-5
+    build_character_decks(st, d, cx)                        # steps 2-5
     setup_betrayal_deck(st, d, cx)                      # step 6
-    trace(cx, EV_GAME_START, n_players, game_index, seed)
-    trace(cx, EV_ROUND_START, 0, 0, 0)
+    trace(cx.counters, cx.trace, EV_GAME_START, n_players, game_index, seed)
+    trace(cx.counters, cx.trace, EV_ROUND_START, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def play_game(st, d, cx):
     """Turns until the 1789 revolution card (§5.3: exactly three rounds). Returns False if the
     safety net tripped (never expected)."""
@@ -49,7 +50,7 @@ def play_game(st, d, cx):
     return False
 
 
-@njit(cache=True)
+@kernel
 def record_game(st, d, cx, seed, row):
     n_players = st.scal[S_N_PLAYERS]
     mask, first, code = find_winners(st)
@@ -63,6 +64,7 @@ def record_game(st, d, cx, seed, row):
     for r in range(N_ROUNDS):
         g[G_TURNS_ROUND + r] = st.turns_round[r]
         g[G_ROUND_END_STEP + r] = st.round_step[r]
+        g[G_REVOLUTION_POSITION + r] = st.rev_position[r]
     for p in range(n_players):
         s = cx.seats[row * n_players + p]
         s[SE_GAME_INDEX] = st.scal[S_GAME_INDEX]
@@ -76,9 +78,19 @@ def record_game(st, d, cx, seed, row):
         for r in range(N_RANKS):
             s[SE_RAISED + r] = st.raised[p, r]
         s[SE_NOBLES_LOST] = st.lost[p]
+        for r in range(N_RANKS):
+            s[SE_CARDS + r] = st.cards[p, r]
+        for k in range(4):
+            s[SE_TURNS + k] = st.options[p, k]
+        for k in range(N_STATS):
+            s[SE_STATS + k] = st.stats[p, k]
+        held = 0
+        for t in range(st.bhand.shape[1]):
+            held += st.bhand[p, t]
+        s[SE_STATS + N_STATS] = held
         s[SE_IS_WINNER] = 1 if mask & (1 << p) else 0
-        trace(cx, EV_SCORE, p, st.score[p], 0)
-    trace(cx, EV_GAME_END, mask, first, code)
+        trace(cx.counters, cx.trace, EV_SCORE, p, st.score[p], 0)
+    trace(cx.counters, cx.trace, EV_GAME_END, mask, first, code)
 
 
 @njit(cache=True)

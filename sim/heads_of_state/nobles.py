@@ -1,15 +1,14 @@
 """Raising a noble (§4.3): paying the recipe (§1.4), placing the tile, taking the noble card and
 the immediate scoring checks (hexagon, square, large round token; order Q18)."""
-from numba import njit
 
 from sim.heads_of_state.bots import D_PAY, choose
 from sim.heads_of_state.data import R_COURTESAN_ONLY_MISSING
 from sim.heads_of_state.events import EV_COURTESAN, EV_NO_CARD, EV_RAISE, trace
 from sim.heads_of_state.scoring import take_hexagon_token, take_large_token, take_square_token
-from sim.heads_of_state.state import COURTESAN, N_ATTRIBUTES, N_RANKS
+from sim.heads_of_state.state import kernel, COURTESAN, N_ATTRIBUTES, N_RANKS, STAT_COURTESANS
 
 
-@njit(cache=True)
+@kernel
 def list_payments(st, d, cx, p, rank):
     """§1.4 legal ways to pay ``rank``: -1 = the exact recipe; a = a courtesan replaces attribute a
     (at most one courtesan, none for baron/king; Q14 switch: only for an attribute not in hand).
@@ -39,7 +38,7 @@ def list_payments(st, d, cx, p, rank):
     return n
 
 
-@njit(cache=True)
+@kernel
 def can_pay_hand(hand, recipe, courtesan_ok, p, rank):
     """§1.4: p's hand covers the recipe of ``rank``, with at most one courtesan where allowed."""
     missing = 0
@@ -51,19 +50,19 @@ def can_pay_hand(hand, recipe, courtesan_ok, p, rank):
     return missing == 1 and courtesan_ok[rank] > 0 and hand[p, COURTESAN] > 0
 
 
-@njit(cache=True)
+@kernel
 def can_pay(st, d, cx, p, rank):
     return can_pay_hand(st.hand, d.recipe, d.courtesan_ok, p, rank)
 
 
-@njit(cache=True)
+@kernel
 def can_raise(st, d, cx, p, box, rank):
     """§4.3 preconditions: empty box showing ``rank``, a tile in supply (Q13), payable."""
     return (st.box_owner[box] < 0 and (d.box_ranks[box] >> rank) & 1 == 1
             and st.tiles[p, rank] > 0 and can_pay(st, d, cx, p, rank))
 
 
-@njit(cache=True)
+@kernel
 def list_raises(st, d, cx, p):
     """Option 1 step 2: every (empty box, rank) p can raise now, plus a final 'stop' row."""
     mv = cx.moves
@@ -95,7 +94,7 @@ def list_raises(st, d, cx, p):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def pay_recipe(st, d, p, rank, replaced):
     """§4.3 step 1: discard one card per recipe attribute (a courtesan instead of ``replaced``)."""
     recipe = d.recipe
@@ -108,7 +107,7 @@ def pay_recipe(st, d, p, rank, replaced):
             discard[card] += 1
 
 
-@njit(cache=True)
+@kernel
 def raise_noble(st, d, cx, p, box, rank):
     """§4.3 steps 1-5 for a raise the caller checked with ``can_raise``."""
     n = list_payments(st, d, cx, p, rank)
@@ -117,14 +116,15 @@ def raise_noble(st, d, cx, p, box, rank):
     st.tiles[p, rank] -= 1                        # step 2
     st.box_owner[box] = p
     st.box_rank[box] = rank
-    trace(cx, EV_RAISE, p, box, rank)
+    trace(cx.counters, cx.trace, EV_RAISE, p, box, rank)
     if replaced >= 0:
-        trace(cx, EV_COURTESAN, p, replaced, rank)
+        st.stats[p, STAT_COURTESANS] += 1
+        trace(cx.counters, cx.trace, EV_COURTESAN, p, replaced, rank)
     if st.cards_left[rank] > 0:                    # step 3 (the 11th noble gets no card)
         st.cards_left[rank] -= 1
         st.cards[p, rank] += 1
     else:
-        trace(cx, EV_NO_CARD, p, rank, 0)
+        trace(cx.counters, cx.trace, EV_NO_CARD, p, rank, 0)
     st.raised[p, rank] += 1                        # step 4 (Q17)
     region = d.box_region[box]                     # step 5 (order Q18)
     take_hexagon_token(st, d, cx, p, region)

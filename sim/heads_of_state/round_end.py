@@ -1,16 +1,15 @@
 """Round end (§5): triggered when the revolution card is revealed. Round-end influence scoring
 (§6.4) writes one country_scoring row per country; after 1789 the final scoring (§6.5) ends the
 game; otherwise hands are cut to 6/2 and the character decks and betrayal display are renewed."""
-import numpy as np
-from numba import njit
 
 from sim.heads_of_state.bots import D_BDISCARD, D_DISCARD, choose
 from sim.heads_of_state.decks import build_character_decks, refill_betrayal_display
-from sim.heads_of_state.events import (EV_BDISCARD, EV_COUNTRY, EV_DISCARD, EV_REVOLUTION,
+from sim.heads_of_state.events import (W_BEST_HEX, W_HEX_KEY, W_INFLUENCE, W_ORDER, W_TOP_RANK,
+                                       EV_BDISCARD, EV_COUNTRY, EV_DISCARD, EV_REVOLUTION,
                                        EV_ROUND_START, trace)
 from sim.heads_of_state.scoring import (TB_NO_CONTEST, add_score, country_influence,
                                         noble_card_majorities, rank_country, tiebreak_level)
-from sim.heads_of_state.state import (MAX_PLAYERS, N_CHAR_TYPES, N_COUNTRIES, N_ROUNDS, S_GAME_OVER,
+from sim.heads_of_state.state import (kernel, STAT_DISCARD_ROUND_CHAR, S_REV_N, MAX_PLAYERS, N_CHAR_TYPES, N_COUNTRIES, N_ROUNDS, S_GAME_OVER,
                                       S_GAME_ROW, S_GAME_INDEX, S_N_PLAYERS, S_ROUND,
                                       SRC_ROUND_INFLUENCE)
 from sim.heads_of_state.tables import (C_BEST_HEX, C_COUNTRY, C_FIRST_POINTS, C_FIRST_SEAT,
@@ -19,45 +18,58 @@ from sim.heads_of_state.tables import (C_BEST_HEX, C_COUNTRY, C_FIRST_POINTS, C_
                                        C_TOP_RANK)
 
 
-@njit(cache=True)
-def discard_to_limit(st, d, cx, p, char_limit, betrayal_limit):
-    """§4.5 step 4 and §5.2 step 3a: the owner discards cards of his choice down to the limits."""
+@kernel
+def discard_to_limit(st, d, cx, p, char_limit, betrayal_limit, stat_char):
+    """§4.5 step 4 and §5.2 step 3a: the owner discards cards of his choice down to the limits.
+    ``stat_char`` is the STAT_* counter for character discards (the betrayal one follows it)."""
     mv = cx.moves
-    while st.hand[p].sum() > char_limit:
+    hand = st.hand
+    bhand = st.bhand
+    held = 0
+    for t in range(N_CHAR_TYPES):
+        held += hand[p, t]
+    while held > char_limit:
         n = 0
         for t in range(N_CHAR_TYPES):
-            if st.hand[p, t] > 0:
+            if hand[p, t] > 0:
                 mv[n, 0] = t
                 n += 1
         t = mv[choose(st, d, cx, p, D_DISCARD, n), 0]
-        st.hand[p, t] -= 1
+        hand[p, t] -= 1
         st.discard[t] += 1
-        trace(cx, EV_DISCARD, p, t, 0)
-    while st.bhand[p].sum() > betrayal_limit:
+        held -= 1
+        st.stats[p, stat_char] += 1
+        trace(cx.counters, cx.trace, EV_DISCARD, p, t, 0)
+    held = 0
+    for t in range(bhand.shape[1]):
+        held += bhand[p, t]
+    while held > betrayal_limit:
         n = 0
-        for t in range(st.bhand.shape[1]):
-            if st.bhand[p, t] > 0:
+        for t in range(bhand.shape[1]):
+            if bhand[p, t] > 0:
                 mv[n, 0] = t
                 n += 1
         t = mv[choose(st, d, cx, p, D_BDISCARD, n), 0]
-        st.bhand[p, t] -= 1
+        bhand[p, t] -= 1
         st.bdiscard[t] += 1
-        trace(cx, EV_BDISCARD, p, t, 0)
+        held -= 1
+        st.stats[p, stat_char + 1] += 1
+        trace(cx.counters, cx.trace, EV_BDISCARD, p, t, 0)
 
 
-@njit(cache=True)
+@kernel
 def round_end_influence_scoring(st, d, cx):
     """§6.4 for each country with this round's small round tokens; one country_scoring row each."""
     n_players = st.scal[S_N_PLAYERS]
     rnd = st.scal[S_ROUND]
-    infl = np.zeros(MAX_PLAYERS, np.int64)
-    top_rank = np.zeros(MAX_PLAYERS, np.int64)
-    best_hex = np.zeros(MAX_PLAYERS, np.int64)
-    hex_key = np.zeros(MAX_PLAYERS, np.int64)
-    order = np.zeros(MAX_PLAYERS, np.int64)
+    infl = cx.work[W_INFLUENCE]
+    top_rank = cx.work[W_TOP_RANK]
+    best_hex = cx.work[W_BEST_HEX]
+    hex_key = cx.work[W_HEX_KEY]
+    order = cx.work[W_ORDER]
     for c in range(N_COUNTRIES):
         country_influence(st, d, c, infl, top_rank, best_hex, hex_key)
-        n = rank_country(st, n_players, infl, top_rank, hex_key, order)
+        n = rank_country(st, n_players, infl, top_rank, hex_key, order, cx.fwork)
         row = cx.country[st.scal[S_GAME_ROW] * N_ROUNDS * N_COUNTRIES + rnd * N_COUNTRIES + c]
         row[C_GAME_INDEX] = st.scal[S_GAME_INDEX]
         row[C_ROUND] = rnd
@@ -87,16 +99,17 @@ def round_end_influence_scoring(st, d, cx):
             row[C_FIRST_TIEBREAK] = tiebreak_level(infl, top_rank, hex_key, order[0], order[1])
         if n >= 3:
             row[C_SECOND_TIEBREAK] = tiebreak_level(infl, top_rank, hex_key, order[1], order[2])
-        trace(cx, EV_COUNTRY, c, row[C_FIRST_SEAT], row[C_SECOND_SEAT])
+        trace(cx.counters, cx.trace, EV_COUNTRY, c, row[C_FIRST_SEAT], row[C_SECOND_SEAT])
 
 
-@njit(cache=True)
+@kernel
 def revolution(st, d, cx, step):
     """§5.2: the revolution card was revealed at ``step`` (STEP_*). Sets S_GAME_OVER after 1789."""
     rnd = st.scal[S_ROUND]
     n_players = st.scal[S_N_PLAYERS]
     st.round_step[rnd] = step
-    trace(cx, EV_REVOLUTION, rnd, step, 0)
+    st.rev_position[rnd] = d.rev_cards + 1 - st.scal[S_REV_N]   # 1 = top of the revolution deck
+    trace(cx.counters, cx.trace, EV_REVOLUTION, rnd, step, 0)
     round_end_influence_scoring(st, d, cx)                     # §5.2 step 1
     for p in range(n_players):
         st.score_round[p, rnd] = st.score[p]
@@ -105,10 +118,11 @@ def revolution(st, d, cx, step):
         st.scal[S_GAME_OVER] = 1
         return
     st.scal[S_ROUND] = rnd + 1                                 # §5.2 step 3
-    trace(cx, EV_ROUND_START, rnd + 1, 0, 0)
+    trace(cx.counters, cx.trace, EV_ROUND_START, rnd + 1, 0, 0)
     for p in range(n_players):                                 # 3a
-        discard_to_limit(st, d, cx, p, d.round_limit_char, d.round_limit_betrayal)
-    build_character_decks(st, d)                               # 3b, 3c
+        discard_to_limit(st, d, cx, p, d.round_limit_char, d.round_limit_betrayal,
+                         STAT_DISCARD_ROUND_CHAR)
+    build_character_decks(st, d, cx)                               # 3b, 3c
     for slot in range(st.bdisplay.shape[0]):                   # 3d
         if st.bdisplay[slot] >= 0:
             st.bdiscard[st.bdisplay[slot]] += 1

@@ -1,35 +1,35 @@
 """A turn (§4): the first turn (§4.1), Option 1a/1b (§4.2), Option 2 step 1 (§4.4; steps 2-3 in
 betrayal.py) and the end of the turn (§4.5). Every take that can reveal the revolution card
 runs the round change (round_end.py) and is repeated from the new display/deck (Q5, Q38)."""
-from numba import njit
 
 from sim.heads_of_state.betrayal import betrayal_plays
-from sim.heads_of_state.bots import D_BTAKE, D_OPTION, D_RAISE, D_TAKE, choose
-from sim.heads_of_state.data import R_FIRST_TURN_REFRESH
+from sim.heads_of_state.bots import D_BTAKE, D_OPTION, D_RAISE, D_TAKE, D_TAKE_ORDER, choose
+from sim.heads_of_state.data import R_FIRST_TURN_REFRESH, R_OPTION2_TAKE_ORDER
 from sim.heads_of_state.decks import (betrayal_drawable, draw_betrayal_card, draw_character_card,
                                       refill_betrayal_display, return_set_aside)
 from sim.heads_of_state.events import (EV_BTAKE_DECK, EV_BTAKE_DISPLAY, EV_REFRESH, EV_TAKE_DECK,
                                        EV_TAKE_DISPLAY, EV_TURN, trace)
-from sim.heads_of_state.nobles import list_raises, raise_noble
+from sim.heads_of_state.nobles import can_pay, list_raises, raise_noble
 from sim.heads_of_state.round_end import discard_to_limit, revolution
-from sim.heads_of_state.state import (OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
+from sim.heads_of_state.state import (kernel, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
                                       S_ACTIVE, S_DECK_N, S_GAME_OVER, S_N_PLAYERS, S_OPTION,
                                       S_REV_N, S_ROUND, S_SET_ASIDE_N, S_TURN, STEP_1A_TAKE,
                                       STEP_1B_TAKE, STEP_2_TAKE, STEP_END_REFILL,
                                       STEP_FIRST_TURN_TAKE)
 
 
-@njit(cache=True)
+@kernel
 def take_character_card(st, d, cx, p, step):
     """One take (§4.2 1a/1b, §4.4 step 1, §4.1): a display slot or the top of the deck.
     Returns False if the revolution card ended the game (1789)."""
     mv = cx.moves
     while True:
+        display = st.display    # (re-read: a round change renews the display)
         n = 0
-        for slot in range(st.display.shape[0]):
-            if st.display[slot] >= 0:
+        for slot in range(display.shape[0]):
+            if display[slot] >= 0:
                 mv[n, 0] = slot
-                mv[n, 1] = st.display[slot]
+                mv[n, 1] = display[slot]
                 n += 1
         if st.scal[S_DECK_N] + st.scal[S_REV_N] > 0:
             mv[n, 0] = -1
@@ -43,7 +43,7 @@ def take_character_card(st, d, cx, p, step):
             card = st.display[slot]
             st.display[slot] = -1        # the display is not refilled between takes (§4.2)
             st.hand[p, card] += 1
-            trace(cx, EV_TAKE_DISPLAY, p, slot, card)
+            trace(cx.counters, cx.trace, EV_TAKE_DISPLAY, p, slot, card)
             return True
         card = draw_character_card(st)
         if card == REVOLUTION:           # §4.6 / §5: round change, then repeat the take (Q5)
@@ -53,13 +53,15 @@ def take_character_card(st, d, cx, p, step):
             continue
         if card >= 0:
             st.hand[p, card] += 1
-            trace(cx, EV_TAKE_DECK, p, card, 0)
+            trace(cx.counters, cx.trace, EV_TAKE_DECK, p, card, 0)
         return True
 
 
-@njit(cache=True)
+@kernel
 def raise_nobles(st, d, cx, p):
     """§4.2 step 2: raise any number of nobles on empty boxes."""
+    if tile_starved(st, d, cx, p):                     # Q13: logged once per turn
+        st.stats[p, STAT_TILE_STARVED] += 1
     while True:
         n = list_raises(st, d, cx, p)
         i = choose(st, d, cx, p, D_RAISE, n)
@@ -69,21 +71,42 @@ def raise_nobles(st, d, cx, p):
         raise_noble(st, d, cx, p, box, cx.moves[i, 1])
 
 
-@njit(cache=True)
+@kernel
+def tile_starved(st, d, cx, p):
+    """Q13 event: an empty box shows a rank p could pay for, but p has no tile of it left."""
+    box_owner = st.box_owner
+    box_ranks = d.box_ranks
+    tiles = st.tiles
+    open_ranks = 0
+    for box in range(box_owner.shape[0]):
+        if box_owner[box] < 0:
+            open_ranks |= box_ranks[box]
+    for rank in range(N_RANKS):
+        if (open_ranks >> rank) & 1 and tiles[p, rank] == 0 and can_pay(st, d, cx, p, rank):
+            return True
+    return False
+
+
+@kernel
 def refresh_display(st, d, cx, p):
     """§4.2 1b: the display goes to the set-aside pile; 6 new cards from the regular deck."""
     k = 0
-    for slot in range(st.display.shape[0]):
-        if st.display[slot] >= 0:
-            st.set_aside[k] = st.display[slot]
+    display = st.display
+    set_aside = st.set_aside
+    deck = st.deck
+    top = st.scal[S_DECK_N]
+    for slot in range(display.shape[0]):
+        if display[slot] >= 0:
+            set_aside[k] = display[slot]
             k += 1
-        st.scal[S_DECK_N] -= 1
-        st.display[slot] = st.deck[st.scal[S_DECK_N]]
+        top -= 1
+        display[slot] = deck[top]
+    st.scal[S_DECK_N] = top
     st.scal[S_SET_ASIDE_N] = k
-    trace(cx, EV_REFRESH, p, 0, 0)
+    trace(cx.counters, cx.trace, EV_REFRESH, p, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def option_1a(st, d, cx, p, n_takes, step):
     """§4.2 1a (and §4.1 first turn with n_takes = N): n takes, then raises."""
     for _ in range(n_takes):
@@ -93,7 +116,7 @@ def option_1a(st, d, cx, p, n_takes, step):
     return True
 
 
-@njit(cache=True)
+@kernel
 def option_1b(st, d, cx, p):
     """§4.2 1b: refresh the display, take 1 (display or deck top, maybe the revolution deck), raise."""
     refresh_display(st, d, cx, p)
@@ -104,9 +127,9 @@ def option_1b(st, d, cx, p):
     return True
 
 
-@njit(cache=True)
-def option_2(st, d, cx, p):
-    """§4.4 step 1 (Q7: the betrayal card first, then the character card), then steps 2-3."""
+@kernel
+def take_betrayal_card(st, d, cx, p):
+    """§4.4 step 1: one betrayal card from the betrayal display or the top of the betrayal deck."""
     mv = cx.moves
     n = 0
     for slot in range(st.bdisplay.shape[0]):
@@ -125,19 +148,34 @@ def option_2(st, d, cx, p):
             card = st.bdisplay[slot]
             st.bdisplay[slot] = -1
             st.bhand[p, card] += 1
-            trace(cx, EV_BTAKE_DISPLAY, p, slot, card)
+            trace(cx.counters, cx.trace, EV_BTAKE_DISPLAY, p, slot, card)
         else:
             card = draw_betrayal_card(st, cx)
             if card >= 0:
                 st.bhand[p, card] += 1
-                trace(cx, EV_BTAKE_DECK, p, card, 0)
+                trace(cx.counters, cx.trace, EV_BTAKE_DECK, p, card, 0)
+
+
+@kernel
+def option_2(st, d, cx, p):
+    """§4.4 step 1 -- both takes; Q7: the betrayal card first, then the character card (default),
+    or, with option2_take_order = player_choice, in the order the player chooses -- then steps 2-3."""
+    character_first = False
+    if cx.rules[R_OPTION2_TAKE_ORDER] != 0.0:
+        cx.moves[0, 0] = 0           # betrayal card first
+        cx.moves[1, 0] = 1           # character card first
+        character_first = cx.moves[choose(st, d, cx, p, D_TAKE_ORDER, 2), 0] == 1
+    if not character_first:
+        take_betrayal_card(st, d, cx, p)
     if not take_character_card(st, d, cx, p, STEP_2_TAKE):
         return False
+    if character_first:
+        take_betrayal_card(st, d, cx, p)
     betrayal_plays(st, d, cx, p)
     return True
 
 
-@njit(cache=True)
+@kernel
 def end_of_turn(st, d, cx, p):
     """§4.5 in the Q1 order: set-aside back, character display refill, betrayal display refill,
     hand limits 10/4."""
@@ -152,10 +190,10 @@ def end_of_turn(st, d, cx, p):
                 break
             st.display[slot] = card
     refill_betrayal_display(st, cx)
-    discard_to_limit(st, d, cx, p, d.hand_limit_char, d.hand_limit_betrayal)
+    discard_to_limit(st, d, cx, p, d.hand_limit_char, d.hand_limit_betrayal, STAT_DISCARD_TURN_CHAR)
 
 
-@njit(cache=True)
+@kernel
 def play_turn(st, d, cx):
     """One turn of the active player (§4.0), then the next player clockwise."""
     p = st.scal[S_ACTIVE]
@@ -184,7 +222,8 @@ def play_turn(st, d, cx):
         n += 1
         option = mv[choose(st, d, cx, p, D_OPTION, n), 0]
     st.scal[S_OPTION] = option
-    trace(cx, EV_TURN, p, option, st.scal[S_TURN])
+    st.options[p, option] += 1
+    trace(cx.counters, cx.trace, EV_TURN, p, option, st.scal[S_TURN])
     if option == OPT_FIRST_TURN:
         alive = option_1a(st, d, cx, p, n_takes, STEP_FIRST_TURN_TAKE)
     elif option == OPT_1A:

@@ -1,0 +1,132 @@
+"""Rule invariants checked after every turn (used by the property tests; cheap enough to run
+on thousands of games). ``check_state`` returns 0 or the code of the first violated invariant."""
+from numba import njit
+
+from sim.heads_of_state.kernel import record_game, setup_game
+from sim.heads_of_state.state import (N_CHAR_TYPES, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, REVOLUTION,
+                                      S_BDECK_N, S_DECK_N, S_GAME_OVER, S_N_PLAYERS, S_REV_N,
+                                      S_ROUND, S_SET_ASIDE_N, kernel, new_state)
+from sim.heads_of_state.turn import play_turn
+
+(OK, BAD_TILES, BAD_BOX_RANK, BAD_NOBLE_CARDS, BAD_SCORE_SUM, BAD_CHAR_CARDS, BAD_BETRAYAL_CARDS,
+ BAD_HAND_LIMIT, BAD_EMPTY_VACATED, BAD_ROUNDS, BAD_NEGATIVE) = range(11)
+INVARIANT_NAMES = ("ok", "tiles not conserved (32 per player: supply + board + hexagons)",
+                   "a box holds a rank it does not allow", "noble cards per rank exceed the pile",
+                   "score differs from the sum of its sources", "character cards not conserved",
+                   "betrayal cards not conserved", "hand above the end-of-turn limit",
+                   "more than one box vacated this turn left empty", "not exactly three rounds",
+                   "negative count")
+
+
+@kernel
+def check_state(st, d, end_of_turn):
+    n_players = st.scal[S_N_PLAYERS]
+    # tiles: supply + living nobles + dead tiles == tiles per colour (§1.2)
+    for p in range(n_players):
+        for r in range(N_RANKS):
+            n = st.tiles[p, r]
+            if n < 0:
+                return BAD_NEGATIVE
+            for box in range(st.box_owner.shape[0]):
+                if st.box_owner[box] == p and st.box_rank[box] == r:
+                    n += 1
+            for region in range(st.dead.shape[1]):
+                n += st.dead[p, region, r]
+            if n != d.tiles_per_rank[r]:
+                return BAD_TILES
+    # boxes hold allowed ranks only (§2.1)
+    for box in range(st.box_owner.shape[0]):
+        if st.box_owner[box] >= 0:
+            if (d.box_ranks[box] >> st.box_rank[box]) & 1 == 0:
+                return BAD_BOX_RANK
+        elif st.box_rank[box] != -1:
+            return BAD_BOX_RANK
+    # noble cards: held + pile == 10 per rank (§1.2)
+    for r in range(N_RANKS):
+        n = st.cards_left[r]
+        for p in range(n_players):
+            n += st.cards[p, r]
+        if n != d.noble_cards_per_rank or st.cards_left[r] < 0:
+            return BAD_NOBLE_CARDS
+    # score == sum of sources
+    for p in range(n_players):
+        s = 0
+        for k in range(N_SCORE_SOURCES):
+            s += st.score_src[p, k]
+        if s != st.score[p]:
+            return BAD_SCORE_SUM
+    # character cards (revolution card excluded) are conserved
+    n = 0
+    for i in range(st.scal[S_DECK_N]):
+        n += 1
+    for i in range(st.scal[S_REV_N]):
+        if st.rev[i] != REVOLUTION:
+            n += 1
+    for slot in range(st.display.shape[0]):
+        if st.display[slot] >= 0:
+            n += 1
+    n += st.scal[S_SET_ASIDE_N]
+    for t in range(N_CHAR_TYPES):
+        if st.discard[t] < 0:
+            return BAD_NEGATIVE
+        n += st.discard[t]
+        for p in range(n_players):
+            if st.hand[p, t] < 0:
+                return BAD_NEGATIVE
+            n += st.hand[p, t]
+    if n != d.deck_len[n_players]:
+        return BAD_CHAR_CARDS
+    # betrayal cards are conserved
+    n = st.scal[S_BDECK_N]
+    for slot in range(st.bdisplay.shape[0]):
+        if st.bdisplay[slot] >= 0:
+            n += 1
+    for t in range(st.bdiscard.shape[0]):
+        n += st.bdiscard[t]
+        for p in range(n_players):
+            if st.bhand[p, t] < 0:
+                return BAD_NEGATIVE
+            n += st.bhand[p, t]
+    if n != d.bdeck_init.shape[0]:
+        return BAD_BETRAYAL_CARDS
+    if end_of_turn:
+        for p in range(n_players):
+            c = 0
+            b = 0
+            for t in range(N_CHAR_TYPES):
+                c += st.hand[p, t]
+            for t in range(st.bhand.shape[1]):
+                b += st.bhand[p, t]
+            if c > d.hand_limit_char or b > d.hand_limit_betrayal:
+                return BAD_HAND_LIMIT
+        empty = 0
+        for box in range(st.vacated.shape[0]):
+            if st.vacated[box] != 0 and st.box_owner[box] < 0:
+                empty += 1
+        if empty > 1:
+            return BAD_EMPTY_VACATED
+    return OK
+
+
+@njit(cache=True)
+def play_checked(d, cx, n_players, seed, first_game, n_games, errors):
+    """Like kernel.play_chunk_kernel, checking the invariants after setup and after every turn.
+    errors[row] = first violated invariant (0 = none)."""
+    st = new_state(d)
+    for row in range(n_games):
+        setup_game(st, d, cx, n_players, seed, first_game + row, row)
+        errors[row] = check_state(st, d, False)
+        turns = 0
+        while st.scal[S_GAME_OVER] == 0 and errors[row] == 0 and turns < 5000:
+            play_turn(st, d, cx)
+            turns += 1
+            if errors[row] == 0:
+                errors[row] = check_state(st, d, st.scal[S_GAME_OVER] == 0)
+            st.vacated[:] = 0
+        if errors[row] == 0:
+            if st.scal[S_ROUND] != N_ROUNDS - 1 or st.scal[S_GAME_OVER] == 0:
+                errors[row] = BAD_ROUNDS
+            for r in range(N_ROUNDS):
+                if st.round_step[r] == 0:
+                    errors[row] = BAD_ROUNDS
+        record_game(st, d, cx, seed, row)

@@ -1,0 +1,69 @@
+"""Shared fixtures: the default setup and helpers to build hand-made positions for rule tests."""
+import pytest
+
+from sim.heads_of_state.engine import ENGINE
+from sim.heads_of_state.state import RANK_NAMES, S_N_PLAYERS, clear_state, new_state
+
+
+@pytest.fixture(scope="session")
+def setup():
+    return ENGINE.load_setup()
+
+
+class Position:
+    """A blank board for n players (nothing raised, empty hands) plus name lookups."""
+
+    def __init__(self, setup, n_players=3, bots=("greedy",), rule_overrides=None):
+        if rule_overrides:
+            setup = ENGINE.load_setup(rule_overrides=rule_overrides)
+        self.setup = setup
+        self.d = setup.data
+        self.desc = setup.description
+        bot_list = [ENGINE.resolve_bot(bots[i % len(bots)]) for i in range(n_players)]
+        self.cx = ENGINE.make_ctx(setup, n_players, bot_list, n_games=1, betrayal_capacity=64)
+        self.st = new_state(self.d)
+        clear_state(self.st)
+        self.st.scal[S_N_PLAYERS] = n_players
+        self.st.cards_left[:] = self.d.noble_cards_per_rank
+        for p in range(n_players):
+            self.st.tiles[p, :] = self.d.tiles_per_rank
+
+    def box(self, name):
+        return self.desc["box_names"].index(name)
+
+    def region(self, name):
+        return self.desc["region_ids"].index(name)
+
+    def card(self, name):
+        return self.desc["character_types"].index(name)
+
+    def btype(self, name):
+        return self.desc["betrayal_types"].index(name)
+
+    def place(self, p, box_name, rank_name):
+        """Put p's living noble of rank in a box (no payment, no scoring) -- a position set-up."""
+        b = self.box(box_name)
+        r = RANK_NAMES.index(rank_name)
+        assert (self.d.box_ranks[b] >> r) & 1, f"{box_name} does not show a {rank_name}"
+        self.st.box_owner[b] = p
+        self.st.box_rank[b] = r
+        self.st.tiles[p, r] -= 1
+
+    def give(self, p, *cards):
+        for c in cards:
+            self.st.hand[p, self.card(c)] += 1
+
+    def give_betrayal(self, p, *cards):
+        for c in cards:
+            self.st.bhand[p, self.btype(c)] += 1
+
+    def moves(self, n):
+        return [tuple(int(x) for x in row) for row in self.cx.moves[:n]]
+
+
+@pytest.fixture
+def position(setup):
+    def make(n_players=3, bots=("greedy",), rule_overrides=None):
+        return Position(setup, n_players, bots, rule_overrides)
+    return make
+

@@ -1,0 +1,94 @@
+"""Property tests over thousands of random games: invariants checked after every turn
+(sim/heads_of_state/invariants.py) and on the output tables."""
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as hst
+
+from sim.heads_of_state.engine import ENGINE
+from sim.heads_of_state.invariants import INVARIANT_NAMES, play_checked
+from sim.heads_of_state.state import N_RANKS, RANK_NAMES
+
+GAMES_PER_EXAMPLE = 60
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(n_players=hst.integers(2, 5), seed=hst.integers(0, 2**64 - 1), first_game=hst.integers(0, 10**9),
+       families=hst.lists(hst.sampled_from(["random", "greedy"]), min_size=5, max_size=5))
+def test_invariants_hold_after_every_turn(setup, n_players, seed, first_game, families):
+    """32 tiles per player conserved (supply + board + hexagons); boxes hold allowed ranks only;
+    noble cards per rank never exceed 10; score == sum of sources; cards conserved; hand limits at
+    turn end; at most one vacated box left empty per Option 2 turn; exactly three rounds."""
+    bots = [ENGINE.resolve_bot(f) for f in families[:n_players]]
+    cx = ENGINE.make_ctx(setup, n_players, bots, GAMES_PER_EXAMPLE, betrayal_capacity=GAMES_PER_EXAMPLE * 400)
+    errors = np.zeros(GAMES_PER_EXAMPLE, np.int64)
+    play_checked(setup.data, cx, n_players, np.uint64(seed), np.int64(first_game), GAMES_PER_EXAMPLE, errors)
+    bad = np.flatnonzero(errors)
+    assert bad.size == 0, f"game {first_game + bad[0]}: {INVARIANT_NAMES[errors[bad[0]]]}"
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(n_players=hst.integers(2, 5), seed=hst.integers(0, 2**64 - 1),
+       families=hst.lists(hst.sampled_from(["random", "greedy"]), min_size=5, max_size=5))
+def test_tables_are_consistent(setup, n_players, seed, families):
+    bots = [ENGINE.resolve_bot(f) for f in families[:n_players]]
+    n = 100
+    t = ENGINE.play_chunk(setup, n_players, bots, seed, 0, n)
+    games, seats, country = t["games"], t["seats"], t["country_scoring"]
+    sources = ["score_hexagon", "score_country", "score_all_ranks", "score_round_influence",
+               "score_noble_card_majority"]
+    assert np.array_equal(seats["score"], sum(seats[c] for c in sources))          # score = sum of sources
+    for r in (1, 2, 3):                                                            # exactly three rounds
+        assert np.all(games[f"turns_round{r}"] > 0) and np.all(games[f"round{r}_end_step"] > 0)
+    assert np.all(seats["score_after_round1"] <= seats["score_after_round2"])
+    assert np.all(seats["score_after_round3"] + seats["score_noble_card_majority"] <= seats["score"])
+    # noble-card majorities (§6.5) and the winner tie-break (§6.6) re-derived from the seat rows
+    points = setup.data.majority_points
+    cards = np.stack([seats[f"cards_{r}"] for r in RANK_NAMES], axis=1).reshape(n, n_players, N_RANKS)
+    best = cards.max(axis=1, keepdims=True)
+    leaders = (cards == best) & (best > 0)
+    n_lead = leaders.sum(axis=1, keepdims=True)
+    share = np.where(n_lead == 1, points, np.where(n_lead == 2, points // 2, 0))
+    majority = (leaders * share).sum(axis=2).reshape(-1)
+    assert np.array_equal(majority, seats["score_noble_card_majority"])
+    assert np.all(cards.sum(axis=1) <= setup.data.noble_cards_per_rank)
+    turns = sum(seats[c] for c in ("turns_first", "turns_option1a", "turns_option1b", "turns_option2"))
+    assert np.array_equal(turns.reshape(n, n_players).sum(axis=1),
+                          games["turns_round1"] + games["turns_round2"] + games["turns_round3"])
+    assert np.all(seats["turns_first"] == 1)
+    for r in (1, 2, 3):                                       # §8.7 revolution card position
+        assert np.all((games[f"round{r}_revolution_position"] >= 1) & (games[f"round{r}_revolution_position"] <= 11))
+    b = t["betrayals"]
+    kills = np.zeros(n * n_players, int)
+    np.add.at(kills, b["game_index"][b["success"] == 1] * n_players + b["seat"][b["success"] == 1], 1)
+    assert np.array_equal(kills, seats["kills"])
+    lost = np.zeros(n * n_players, int)
+    np.add.at(lost, b["game_index"][b["success"] == 1] * n_players + b["target_seat"][b["success"] == 1], 1)
+    assert np.array_equal(lost, seats["nobles_lost"])
+    assert np.all(seats["betrayal_cards_held_end"] <= setup.data.hand_limit_betrayal + 1)
+    # winners: the winner mask marks the best score; is_winner agrees
+    score = seats["score"].reshape(n, n_players)
+    win = seats["is_winner"].reshape(n, n_players).astype(bool)
+    assert np.all(score[win] == np.repeat(score.max(axis=1), win.sum(axis=1)))
+    assert np.all(games["first_winner"] == win.argmax(axis=1))
+    for g in range(n):                      # §6.6: highest score, then most kings, archdukes, ...
+        tied = [s for s in range(n_players) if score[g, s] == score[g].max()]
+        for r in range(N_RANKS - 1, -1, -1):
+            top = max(cards[g, s, r] for s in tied)
+            tied = [s for s in tied if cards[g, s, r] == top]
+        assert tied == np.flatnonzero(win[g]).tolist()
+        expected_code = 0 if (score[g] == score[g].max()).sum() == 1 else (1 if len(tied) == 1 else 2)
+        assert games["winner_tiebreak"][g] == expected_code
+    # country scoring: re-derive 1st/2nd place from the row's tie-break inputs
+    for i in range(0, len(country["game_index"]), 7):
+        infl = np.array([country[f"influence_s{s}"][i] for s in range(n_players)])
+        key = [(infl[s], country[f"top_rank_s{s}"][i], country[f"hex_key_s{s}"][i]) for s in range(n_players)]
+        cands = sorted((s for s in range(n_players) if infl[s] > 0), key=lambda s: key[s], reverse=True)
+        first, second = country["first_seat"][i], country["second_seat"][i]
+        if not cands:
+            assert first == -1 and second == -1
+            continue
+        assert key[first] == key[cands[0]]
+        if len(cands) > 1:
+            assert key[second] == key[cands[1]]
+        else:
+            assert second == -1 and country["second_points"][i] == 0
