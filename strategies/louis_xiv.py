@@ -18,7 +18,7 @@ from sim.core.kernels import inline_kernel, kernel
 from sim.core.engine import BotSeat, ConfigError
 from sim.core.random_streams import below, pick_by_counts, uniform
 from sim.louis_xiv import constants as C
-from sim.louis_xiv.components import pays_for
+from sim.louis_xiv.components import payment_affordable
 from sim.louis_xiv.data import LB_SKIP_COST
 from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, INCOME_TWO_MARKERS,
                                      INTRIGUE_NONE, INTRIGUE_ONE_FROM_GENERAL, INTRIGUE_ONE_FROM_OWN,
@@ -487,18 +487,14 @@ def choose_token_swap(state, data, player, family, params):
 
 @kernel
 def any_payable(state, data, player):
+    """Some mission card in hand can be paid for now (§4.5)."""
     tokens = state.tokens[player]
     for card in range(data.mission_colour.shape[0]):
         if state.mission_hand[player, card] == 0:
             continue
         for pay_1 in range(C.N_TOKENS):
-            if not pays_for(pay_1, data.mission_cost[card, 0]):
-                continue
             for pay_2 in range(C.N_TOKENS):
-                if not pays_for(pay_2, data.mission_cost[card, 1]):
-                    continue
-                needed = 2 if pay_1 == pay_2 else 1
-                if tokens[pay_1] >= needed and tokens[pay_2] >= 1:
+                if payment_affordable(tokens, data.mission_cost, card, pay_1, pay_2):
                     return True
     return False
 

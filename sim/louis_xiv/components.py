@@ -181,3 +181,12 @@ def ability_used(state, player, ability, detail):
 def pays_for(token, cost):
     """A crown replaces any token; a "?" cost takes any token, crowns included (§4.5)."""
     return cost == C.ANY_TOKEN or token == cost or token == C.CROWN
+
+
+@inline_kernel
+def payment_affordable(tokens, mission_cost, card, pay_1, pay_2):
+    """Paying ``card``'s two costs with tokens pay_1 and pay_2 is allowed and affordable."""
+    if not (pays_for(pay_1, mission_cost[card, 0]) and pays_for(pay_2, mission_cost[card, 1])):
+        return False
+    needed = 2 if pay_1 == pay_2 else 1
+    return tokens[pay_1] >= needed and tokens[pay_2] >= 1

@@ -6,7 +6,7 @@ from sim.core.kernels import copy_into, inline_kernel, kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
-from sim.louis_xiv.components import (ability_used, draw_coats, pays_for, draw_mission_card, mission_card_under_deck,
+from sim.louis_xiv.components import (ability_used, draw_coats, payment_affordable, draw_mission_card, mission_card_under_deck,
                                       return_token, take_token)
 from sim.louis_xiv.data import LB_TOKENSWAP_COST, TOKENS_KEPT_AFTER_MISSIONS
 from sim.louis_xiv.decisions import OPTION_CAPACITY, OPTION_CARD, OPTION_PAY_1, OPTION_PAY_2, OPTION_WIDTH
@@ -86,13 +86,8 @@ def list_mission_options(state, data, player, options):
             continue
         first_options = n_options
         for pay_1 in range(C.N_TOKENS):
-            if not pays_for(pay_1, data.mission_cost[card, 0]):
-                continue
             for pay_2 in range(C.N_TOKENS):
-                if not pays_for(pay_2, data.mission_cost[card, 1]):
-                    continue
-                needed = 2 if pay_1 == pay_2 else 1
-                if tokens[pay_1] < needed or tokens[pay_2] < 1:
+                if not payment_affordable(tokens, data.mission_cost, card, pay_1, pay_2):
                     continue
                 duplicate = False
                 for other in range(first_options, n_options):
