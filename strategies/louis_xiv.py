@@ -19,11 +19,12 @@ from sim.core.engine import BotSeat, ConfigError
 from sim.core.random_streams import below, pick_by_counts, uniform
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.components import payment_affordable
-from sim.louis_xiv.data import LB_SKIP_COST
+from sim.louis_xiv.data import (LB_SKIP_COST, RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT,
+                                RETRIEVE_JOKER_COUNT)
 from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, INCOME_TWO_MARKERS,
                                      INTRIGUE_NONE, INTRIGUE_ONE_FROM_GENERAL, INTRIGUE_ONE_FROM_OWN,
-                                     INTRIGUE_TWO_FROM_OWN, MOVE_KIND, MOVE_LENGTH, MOVE_PATH, OPTION_CARD,
-                                     OPTION_PAY_1, OPTION_PAY_2, PLACE, PLACE_FOUR, PURPOSE_CONDE, RETRIEVE,
+                                     INTRIGUE_TWO_FROM_OWN, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH,
+                                     OPTION_PAY_1, PLACE, PLACE_FOUR, PURPOSE_CONDE, RETRIEVE,
                                      RETRIEVE_FOUR, SKIP)
 from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS
 
@@ -282,7 +283,12 @@ def choose_influence_move(state, data, player, moves, n_moves, family, params):
             if kind == PLACE_FOUR:
                 score -= 1.0
         elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
-            wanted = 4 if kind == RETRIEVE_FOUR else 3
+            if kind == RETRIEVE_FOUR:
+                wanted = data.numbers[RETRIEVE_FOUR_COUNT]
+            elif moves[index, MOVE_CARD] == C.JOKER:
+                wanted = data.numbers[RETRIEVE_JOKER_COUNT]
+            else:
+                wanted = data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
             score = min(wanted, general) * retrieve_worth
             if kind == RETRIEVE_FOUR:
                 score -= 1.0

@@ -62,8 +62,9 @@ def _preprocess_fields(self, fields):
 
 
 def define_array_record(name, fields, module_globals):
-    """Create the record class ``name`` with ``fields`` in the calling module and return it.
-    ``Record(*arrays)`` works in Python and in kernels; ``Record.from_arrays(namedtuple)`` too."""
+    """Create the record class ``name`` with ``fields`` in the calling module; returns
+    (record class, namedtuple class of its arrays). ``Record(*arrays)`` works in Python and in
+    kernels; ``Record.from_arrays(arrays)`` builds one from the namedtuple."""
     arrays_type = namedtuple(name + "Arrays", fields)
     module = module_globals["__name__"]
     arrays_type.__module__ = module
@@ -73,7 +74,7 @@ def define_array_record(name, fields, module_globals):
         record.__module__ = module
         record.from_arrays = classmethod(lambda cls, arrays: cls(*arrays))
         module_globals[name] = record
-        return record
+        return record, arrays_type
     type_class = type(name + "Type", (types.StructRef,), {"preprocess_fields": _preprocess_fields,
                                                          "__module__": module})
     structref.register(type_class)
@@ -88,4 +89,4 @@ def define_array_record(name, fields, module_globals):
                                              "_arrays_type": arrays_type})
     structref.define_proxy(proxy, type_class, list(fields))
     module_globals[name] = proxy
-    return proxy
+    return proxy, arrays_type

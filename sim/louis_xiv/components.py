@@ -3,7 +3,6 @@
 Supplies that run out (rules Q14/A7): by default an unlimited virtual supply replaces them and
 an ``exhausted_*`` counter records it; with the ``strict_supplies`` switch the item is lost.
 """
-import numpy as np
 from sim.core.kernels import inline_kernel, kernel
 
 from sim.core.random_streams import below, pick_by_counts

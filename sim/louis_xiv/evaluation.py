@@ -5,7 +5,7 @@ rule, gifts (§5) and bribes, where every marker goes, and flipping.
 Each evaluation also writes one row of the courtiers table (``results.C_*``), holding every
 input and outcome so analysts can re-derive it.
 """
-from sim.core.kernels import copy_into, inline_kernel, kernel
+from sim.core.kernels import copy_into, kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E

@@ -5,14 +5,14 @@ Turn options are written into a move buffer, one row each (``MOVE_*`` columns), 
 bot draws uniformly among them, the greedy bot scores them, and a search bot can replay them.
 """
 import numpy as np
-from sim.core.kernels import copy_into_2d, inline_kernel, kernel
+from sim.core.kernels import copy_into_2d, kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
 from sim.louis_xiv.components import ability_used, draw_influence_card, place_from_general, retrieve_markers
 from sim.louis_xiv.data import (IMAGINARY_CARDS_REVEALED, IMAGINARY_ON_LOUIS, IMAGINARY_PER_CARD,
-                                LB_SKIP_COST, PLACE_COURTIER_CARD, PLACE_FOUR, PLACE_JOKER,
-                                RETRIEVE_COURTIER_CARD, RETRIEVE_FOUR, RETRIEVE_JOKER)
+                                LB_SKIP_COST, PLACE_COURTIER_CARD_COUNT, PLACE_FOUR_COUNT, PLACE_JOKER_COUNT)
+from sim.louis_xiv.data import RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT, RETRIEVE_JOKER_COUNT
 from sim.louis_xiv.rules import PLACE_AT_LEAST_ONE_MARKER
 from sim.louis_xiv.setup import shuffle_influence_deck
 from sim.louis_xiv.state import (GOLD_SPENT_SKIP, IMAGINARY_ACTIVE, INFLUENCE_POSITION, INFLUENCE_TURNS, LOUIS_COURTIER,
@@ -125,11 +125,11 @@ def list_turn_options(state, data, rules, player, moves):
         if state.influence_hand[player, card] == 0:
             continue
         if card == C.JOKER:
-            budget = min(data.numbers[PLACE_JOKER], own)
+            budget = min(data.numbers[PLACE_JOKER_COUNT], own)
             n_moves = add_placements(moves, n_moves, data, PLACE, card, 0, C.N_COURTIERS, budget)
             n_moves = add_simple(moves, n_moves, RETRIEVE, card)
         else:
-            budget = min(data.numbers[PLACE_COURTIER_CARD], own)
+            budget = min(data.numbers[PLACE_COURTIER_CARD_COUNT], own)
             n_moves = add_placements(moves, n_moves, data, PLACE, card, card, card + 1, budget)
             n_moves = add_simple(moves, n_moves, RETRIEVE, card)
         if not must_place:
@@ -137,7 +137,7 @@ def list_turn_options(state, data, rules, player, moves):
         if state.uses_left[player, C.B_CARDSWAP] > 0:
             n_moves = add_simple(moves, n_moves, CARD_SWAP, card)
     if state.uses_left[player, C.DB_PLACE4] > 0:
-        budget = min(data.numbers[PLACE_FOUR], own)
+        budget = min(data.numbers[PLACE_FOUR_COUNT], own)
         n_moves = add_placements(moves, n_moves, data, PLACE_FOUR, -1, 0, C.N_COURTIERS, budget)
         n_moves = add_simple(moves, n_moves, RETRIEVE_FOUR, -1)
     if state.uses_left[player, C.LB_SKIP] > 0 and state.gold[player] >= data.numbers[LB_SKIP_COST]:
@@ -228,13 +228,7 @@ def apply_move(state, data, player, move, family, params):
         ability_used(state, player, C.DB_PLACE4, card)
     state.influence_hand[player, card] -= 1
     if kind == RETRIEVE or kind == RETRIEVE_FOUR:
-        if kind == RETRIEVE_FOUR:
-            wanted = data.numbers[RETRIEVE_FOUR]
-        elif card == C.JOKER:
-            wanted = data.numbers[RETRIEVE_JOKER]
-        else:
-            wanted = data.numbers[RETRIEVE_COURTIER_CARD]
-        moved = retrieve_markers(state, player, wanted)
+        moved = retrieve_markers(state, player, markers_retrieved_by(data, kind, card))
         state.stats[player, RETRIEVE_TURNS] += 1
         state.stats[player, MARKERS_RETRIEVED] += moved
         trace_event(state, E.RETRIEVE, player, card, moved, kind, 0, 0, 0)
@@ -251,6 +245,17 @@ def apply_move(state, data, player, move, family, params):
     trace_event(state, E.PLACE, player, card, move[MOVE_PATH] * 16 + move[MOVE_PATH + 1],
                 move[MOVE_PATH + 2] * 16 + move[MOVE_PATH + 3], move[MOVE_PATH + 4] * 16 + move[MOVE_PATH + 5],
                 move[MOVE_PATH + 6] * 16 + move[MOVE_PATH + 7], kind)
+
+
+@kernel
+def markers_retrieved_by(data, kind, card):
+    """How many markers a retrieval moves at most (§4.2 b, DB-PLACE4): 3 with a courtier card,
+    2 with a joker, 4 with DB-PLACE4 (numbers from the game data)."""
+    if kind == RETRIEVE_FOUR:
+        return data.numbers[RETRIEVE_FOUR_COUNT]
+    if card == C.JOKER:
+        return data.numbers[RETRIEVE_JOKER_COUNT]
+    return data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
 
 
 @kernel

@@ -2,7 +2,7 @@
 two tokens each (a crown replaces any token, "?" takes any token), draws after each card,
 may use LB-TOKENSWAP and LB-MISSIONSWAP, and keeps at most one token (the rest become coats)."""
 import numpy as np
-from sim.core.kernels import copy_into, inline_kernel, kernel
+from sim.core.kernels import copy_into, kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E

@@ -1,6 +1,6 @@
 """Phase 1 — Resources (rules §4.1): gold card and Louis XIV, the three-player compensation,
 resources abilities of played mission cards, drawing influence cards."""
-from sim.core.kernels import inline_kernel, kernel
+from sim.core.kernels import kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E

@@ -1,6 +1,5 @@
 """End of game (rules §7): conversions to coats of arms, coat majorities, score, winner."""
-import numpy as np
-from sim.core.kernels import inline_kernel, kernel, max_of
+from sim.core.kernels import kernel, max_of
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E

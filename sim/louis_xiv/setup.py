@@ -1,5 +1,5 @@
 """Setup (rules §3) for 2, 3 and 4 players."""
-from sim.core.kernels import copy_into, inline_kernel, kernel
+from sim.core.kernels import copy_into, kernel
 
 from sim.core.random_streams import below, seed_streams, shuffle
 from sim.louis_xiv import constants as C

@@ -82,7 +82,7 @@ STATE_FIELDS = (
     "scratch_gifts",      # float64[12]: what each gift is worth to a bot
     "scratch_gains",      # float64[12, 5]: what adding markers to each courtier is worth
 )
-LouisState = define_array_record("LouisState", STATE_FIELDS, globals())
+LouisState, LouisStateArrays = define_array_record("LouisState", STATE_FIELDS, globals())
 
 
 def new_state(data, trace_capacity=1):

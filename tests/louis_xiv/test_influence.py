@@ -5,7 +5,7 @@ import pytest
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.decisions import (MOVE_CAPACITY, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH, MOVE_WIDTH,
-                                     PLACE, RETRIEVE)
+                                     PLACE, PLACE_FOUR, RETRIEVE, RETRIEVE_FOUR)
 from sim.louis_xiv.influence import apply_move, list_turn_options
 
 from strategies.louis_xiv import GREEDY, default_parameters
@@ -173,6 +173,27 @@ def test_retrieve_three_with_courtier_card_two_with_joker_fewer_if_fewer(fresh_s
     apply_move(state, setup.data, YELLOW, retrieve[0], GREEDY, default_parameters())
     assert supplies(state, YELLOW) == (16 - general + retrieved, general - retrieved)
     assert state.influence_hand[YELLOW].sum() == 0 and state.markers.sum() == 0
+
+
+@pytest.mark.parametrize("general, retrieved", [(6, 4), (2, 2)])
+def test_db_place4_retrieves_up_to_four_and_places_up_to_four(fresh_state, setup, general, retrieved):
+    """DB-PLACE4 (§6): any card acts as a joker of 4: place 1-4 starting anywhere, or retrieve
+    up to 4 markers; once per influence phase."""
+    state = fresh_state(4)
+    hold_only(state, YELLOW, 7, 9)
+    state.ability_count[YELLOW, C.DB_PLACE4] = 1
+    state.uses_left[YELLOW, C.DB_PLACE4] = 1
+    state.own_supply[YELLOW] = 16 - general
+    state.general_supply[YELLOW] = general
+    moves = turn_options(state, setup, YELLOW)
+    place_four = [move for move in moves if move[MOVE_KIND] == PLACE_FOUR]
+    assert max(sum(move[MOVE_PATH + 2 * i + 1] for i in range(move[MOVE_LENGTH])) for move in place_four) == 4
+    assert {move[MOVE_PATH] for move in place_four} == set(range(C.N_COURTIERS))  # starts on any courtier
+    retrieve_four = [move for move in moves if move[MOVE_KIND] == RETRIEVE_FOUR]
+    assert len(retrieve_four) == 1
+    apply_move(state, setup.data, YELLOW, retrieve_four[0], GREEDY, default_parameters())
+    assert supplies(state, YELLOW) == (16 - general + retrieved, general - retrieved)
+    assert state.influence_hand[YELLOW].sum() == 1 and state.uses_left[YELLOW, C.DB_PLACE4] == 0
 
 
 # ---------------------------------------------------------------- §4.2 steps 1-2
