@@ -11,6 +11,7 @@ state, constants       state.py (``HosState`` namedtuple, named indices, ``copy_
 §4.5                   revolution interrupts -> round_end.revolution, then the take repeats)
 §4.3 raising, §1.4     nobles.py (payments with courtesan, legal raises, raise_noble)
 §4.4 steps 2-3         betrayal.py -- **assassin odds: betrayal.assassination_succeeds**
+§4.4 step 3, Q8        refill_plan.py (deferred refills: refill-plan search, end-of-plays refills)
 §4.6 decks             decks.py (draws, 1b set-aside, betrayal reshuffle Q26)
 §5 round end           round_end.py (influence scoring rows, hand cuts, new decks)
 §6 scoring             scoring.py (hexagon, square, large tokens, influence + tie-breaks,
@@ -22,10 +23,10 @@ API                    engine.py (``ENGINE``); invariants.py (checks used by pro
 
 Rule questions (rules §7.1) and where their default lives:
 * with a switch (YAML ``rules:``): Q3 ``first_turn_refresh``, Q7 ``option2_take_order``,
+  Q8 ``option2_refill`` (interleaved / deferred: refill_plan.py), Q9 ``mix_assassin_and_country``
+  (1 assassin + 1 country card on a capital, resolved by the bag draw: betrayal.py),
   Q14 ``courtesan_only_for_missing``, Q17 ``large_token_counts_noble_cards``; top-level keys:
   Q26 ``betrayal_reshuffle``, Q36 ``gb_capital_box_ranks``, Q6 ``option1b_min_regular_deck``.
-* named, default only (a non-default value raises ConfigError "not implemented"):
-  Q8 ``option2_refill`` (deferred refills), Q9 ``mix_assassin_and_country``.
 * fixed to the rules file's default, no switch: Q1 (turn.end_of_turn order), Q2, Q4, Q5/Q38
   (turn.take_character_card repeats the interrupted take), Q10-Q13, Q15, Q16, Q18 (nobles.raise_noble
   order), Q19 (scoring.rank_country: lexicographic hexagon key, then RNG_TIEBREAK), Q20-Q25,

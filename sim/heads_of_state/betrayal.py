@@ -3,20 +3,31 @@
 WHERE THE ASSASSIN ODDS ARE DECIDED: :func:`assassination_succeeds` (the bag draw of §4.4 step 3,
 ``own_cubes`` of the active player + ``target_cubes`` of the victim, data key ``assassin_bag``;
 default 3 + 1 -> P(success) = 3/4). Country cards always succeed.
+
+Rule switches (rules §7.1):
+* Q8 ``option2_refill``: ``interleaved`` (default) refills right after each kill; ``deferred`` makes
+  all refills after the last play, each play needing a feasible refill plan (refill_plan.py).
+* Q9 ``mix_assassin_and_country``: ``true`` adds the capital play "1 assassin + 1 card usable for
+  the capital's country". Reading (§4.4 step 2 table and step 3): a play that contains an assassin
+  is an assassination attempt and is resolved by the bag draw of step 3, like "exactly 2 assassins";
+  the automatic success of §1.5/§4.4 belongs to plays made only of cards usable for the country.
+  The country card just stands in for the second assassin. Recorded with card_type 3 (mixed).
 """
 
 from sim.core.random_streams import below
-from sim.heads_of_state.bots import D_BPLAY, D_REFILL, choose
+from sim.heads_of_state.bots import D_BPLAY, D_END_REFILL, D_PAY, D_REFILL, choose
+from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY, R_OPTION2_REFILL
 from sim.heads_of_state.events import (EV_BAG, EV_BPLAY, EV_KILL, EV_LEAVE_EMPTY, K_BETRAYAL_N,
                                        K_OVERFLOW, OVERFLOW_BETRAYALS, OVERFLOW_MOVES, trace)
-from sim.heads_of_state.nobles import can_pay, raise_noble
+from sim.heads_of_state.nobles import can_pay, place_noble, raise_noble
+from sim.heads_of_state.refill_plan import list_deferred_refills, list_plan_payments, plan_with_target
 from sim.heads_of_state.state import (kernel, STAT_KILLS, ASSASSIN, CAPITAL, N_RANKS, RNG_ASSASSIN_BAG, S_GAME_INDEX,
                                       S_ROUND)
 from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_A, B_CARD_B,
                                        B_CARD_TYPE, B_CARDS_SPENT, B_COUNTRY, B_GAME_INDEX,
                                        B_ROUND, B_SEAT, B_SUCCESS, B_TARGET_RANK, B_TARGET_SEAT)
 
-CARD_ASSASSIN, CARD_SINGLE_COUNTRY, CARD_DOUBLE_COUNTRY = 0, 1, 2
+CARD_ASSASSIN, CARD_SINGLE_COUNTRY, CARD_DOUBLE_COUNTRY, CARD_MIXED = 0, 1, 2, 3   # tables.py card_type
 
 
 @kernel
@@ -41,12 +52,15 @@ def can_refill(st, d, cx, p, box):
 def list_betrayal_plays(st, d, cx, p, left_empty):
     """§4.4 step 2: every (target box, cards) p may play now, plus a final 'stop' row.
     Province: exactly 1 assassin or 1 card usable for its country; capital: exactly 2 assassins or
-    2 cards usable for its country (Q9: never mixed, Q10: never 2 on a province). A noble can be
-    targeted once per turn; own nobles never. Q8 (interleaved): once a vacated box was left empty,
-    a play is only legal if p could refill the target's box."""
+    2 cards usable for its country (Q10: never 2 on a province; Q9: never mixed, or with the switch
+    also 1 assassin + 1 card usable for its country). A noble can be targeted once per turn; own
+    nobles never. Q8 interleaved: once a vacated box was left empty, a play is only legal if p could
+    refill the target's box; Q8 deferred: only if a refill plan exists for (vacated boxes + target)."""
     mv = cx.moves
     cap = mv.shape[0] - 1
     n = 0
+    deferred = cx.rules[R_OPTION2_REFILL] != 0.0
+    mix = cx.rules[R_MIX_ASSASSIN_COUNTRY] != 0.0
     bhand = st.bhand
     n_types = bhand.shape[1]
     box_owner = st.box_owner
@@ -68,7 +82,10 @@ def list_betrayal_plays(st, d, cx, p, left_empty):
         owner = box_owner[box]
         if owner < 0 or owner == p or targeted[box] != 0:
             continue
-        if left_empty != 0 and not can_refill(st, d, cx, p, box):
+        if deferred:
+            if not plan_with_target(st, d, cx, p, box):        # Q8 deferred
+                continue
+        elif left_empty != 0 and not can_refill(st, d, cx, p, box):
             continue
         region = box_region[box]
         country = region_country[region]
@@ -79,6 +96,13 @@ def list_betrayal_plays(st, d, cx, p, left_empty):
                 mv[n, 1] = ASSASSIN
                 mv[n, 2] = ASSASSIN
                 n += 1
+            if mix and n_assassins >= 1:                       # Q9 switch: assassin + country card
+                for t in range(1, n_types):
+                    if (btype_mask[t] >> country) & 1 and bhand[p, t] >= 1 and n < cap:
+                        mv[n, 0] = box
+                        mv[n, 1] = ASSASSIN
+                        mv[n, 2] = t
+                        n += 1
             for t1 in range(1, n_types):
                 if (btype_mask[t1] >> country) & 1 == 0 or bhand[p, t1] == 0:
                     continue
@@ -133,10 +157,72 @@ def kill_noble(st, d, cx, box):
 
 
 @kernel
+def refill_now(st, d, cx, p, box, left_empty):
+    """§4.4 step 3, Q8 interleaved: right after the kill, refill ``box`` or (if no other box was left
+    empty) leave it empty. Returns 1 if refilled."""
+    mv = cx.moves
+    n = 0
+    for r in range(N_RANKS):
+        if (d.box_ranks[box] >> r) & 1 and st.tiles[p, r] > 0 and can_pay(st, d, cx, p, r):
+            mv[n, 0] = r
+            n += 1
+    if left_empty == 0:
+        mv[n, 0] = -1
+        n += 1
+    r = mv[choose(st, d, cx, p, D_REFILL, n), 0] if n > 0 else -1
+    if r >= 0:
+        raise_noble(st, d, cx, p, box, r)
+        return 1
+    trace(cx.counters, cx.trace, EV_LEAVE_EMPTY, p, box, 0)
+    return 0
+
+
+@kernel
+def refill_at_end(st, d, cx, p, first_row):
+    """§4.4 step 3, Q8 deferred: after the last play, refill vacated boxes one at a time (each
+    refill and its payment keep a plan for the rest) until at most one is empty and p stops; then
+    mark box_refilled in this turn's betrayal rows (from ``first_row``)."""
+    mv = cx.moves
+    while True:
+        n = list_deferred_refills(st, d, cx, p)
+        if n == 0:
+            break
+        i = choose(st, d, cx, p, D_END_REFILL, n)
+        box = mv[i, 0]
+        if box < 0:
+            break
+        rank = mv[i, 1]
+        n = list_plan_payments(st, d, cx, p, box, rank)
+        place_noble(st, d, cx, p, box, rank, mv[choose(st, d, cx, p, D_PAY, n), 0])
+        last = min(cx.counters[K_BETRAYAL_N], cx.betrayals.shape[0])
+        for k in range(first_row, last):
+            if cx.betrayals[k, B_BOX] == box:
+                cx.betrayals[k, B_BOX_REFILLED] = 1
+    for box in range(st.vacated.shape[0]):
+        if st.vacated[box] != 0 and st.box_owner[box] < 0:
+            trace(cx.counters, cx.trace, EV_LEAVE_EMPTY, p, box, 0)
+
+
+@kernel
+def play_kind(d, card_a, card_b):
+    """tables.py card_type of a play: assassin(s), single-country card(s), >= 1 double-country
+    card, or (Q9 switch) mixed assassin + country card."""
+    if card_a == ASSASSIN and card_b > ASSASSIN:
+        return CARD_MIXED
+    kind = card_kind(d, card_a)
+    if card_b >= 0 and card_kind(d, card_b) == CARD_DOUBLE_COUNTRY:
+        kind = CARD_DOUBLE_COUNTRY
+    return kind
+
+
+@kernel
 def betrayal_plays(st, d, cx, p):
-    """§4.4 steps 2-3 with the interleaved refill procedure (Q8 default, Q33)."""
+    """§4.4 steps 2-3: plays one after the other; refills interleaved (Q8 default, Q33) or, with
+    option2_refill = deferred, all after the last play."""
     st.vacated[:] = 0
     st.targeted[:] = 0
+    deferred = cx.rules[R_OPTION2_REFILL] != 0.0
+    first_row = cx.counters[K_BETRAYAL_N]
     left_empty = 0
     mv = cx.moves
     while True:
@@ -144,6 +230,8 @@ def betrayal_plays(st, d, cx, p):
         i = choose(st, d, cx, p, D_BPLAY, n)
         box = mv[i, 0]
         if box < 0:
+            if deferred:
+                refill_at_end(st, d, cx, p, first_row)
             return
         card_a = mv[i, 1]
         card_b = mv[i, 2]
@@ -154,15 +242,13 @@ def betrayal_plays(st, d, cx, p):
         st.bhand[p, card_a] -= 1                   # step 4: cards go to the discard pile
         st.bdiscard[card_a] += 1
         spent = 1
-        kind = card_kind(d, card_a)
+        kind = play_kind(d, card_a, card_b)
         if card_b >= 0:
             st.bhand[p, card_b] -= 1
             st.bdiscard[card_b] += 1
             spent = 2
-            if card_kind(d, card_b) == CARD_DOUBLE_COUNTRY:
-                kind = CARD_DOUBLE_COUNTRY
         trace(cx.counters, cx.trace, EV_BPLAY, p, box, card_a * 100 + card_b + 1)
-        if card_a == ASSASSIN:
+        if card_a == ASSASSIN:                     # step 3 (also a Q9 mixed play, see module doc)
             success = assassination_succeeds(st, d)
             trace(cx.counters, cx.trace, EV_BAG, p, 1 if success else 0, owner)
         else:
@@ -171,22 +257,10 @@ def betrayal_plays(st, d, cx, p):
         if success:
             kill_noble(st, d, cx, box)
             st.stats[p, STAT_KILLS] += 1
-            # step 3: refill now, or leave this box empty if no other box was left empty
-            n = 0
-            for r in range(N_RANKS):
-                if (d.box_ranks[box] >> r) & 1 and st.tiles[p, r] > 0 and can_pay(st, d, cx, p, r):
-                    mv[n, 0] = r
-                    n += 1
-            if left_empty == 0:
-                mv[n, 0] = -1
-                n += 1
-            r = mv[choose(st, d, cx, p, D_REFILL, n), 0] if n > 0 else -1
-            if r >= 0:
-                raise_noble(st, d, cx, p, box, r)
-                refilled = 1
-            else:
-                left_empty = 1
-                trace(cx.counters, cx.trace, EV_LEAVE_EMPTY, p, box, 0)
+            if not deferred:
+                refilled = refill_now(st, d, cx, p, box, left_empty)
+                if refilled == 0:
+                    left_empty = 1
         k = cx.counters[K_BETRAYAL_N]
         cx.counters[K_BETRAYAL_N] = k + 1
         if k >= cx.betrayals.shape[0]:

@@ -15,16 +15,19 @@ Move row layouts per decision kind (columns 0..3):
   D_BTAKE    (betrayal slot or -1 = deck, type)   D_BPLAY  (box or -1 = stop, card a, card b or -1)
   D_REFILL   (rank or -1 = leave empty)           D_DISCARD / D_BDISCARD (card type)
   D_TAKE_ORDER (0 = betrayal card first, 1 = character card first; Q7 player_choice only)
+  D_END_REFILL (box or -1 = stop, rank; Q8 deferred only: refills after the last betrayal play,
+               each followed by a D_PAY decision; greedy ranks them like D_RAISE)
 """
 
 from sim.core.random_streams import below
+from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY
 from sim.heads_of_state.events import W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY
 from sim.heads_of_state.state import (kernel, ASSASSIN, CAPITAL, COURTESAN, N_ATTRIBUTES, N_RANKS, OPT_1A,
                                       OPT_1B, OPT_2, RNG_BOT_0)
 
 RANDOM, GREEDY = 0, 1
 (D_OPTION, D_TAKE, D_RAISE, D_PAY, D_BTAKE, D_BPLAY, D_REFILL, D_DISCARD, D_BDISCARD,
- D_TAKE_ORDER) = range(10)
+ D_TAKE_ORDER, D_END_REFILL) = range(11)
 
 # greedy parameter indices (names/defaults/ranges in strategies/heads_of_state.py)
 (P_DECK_THRESHOLD, P_COURTESAN_VALUE, P_HEX_WEIGHT, P_RANK_WEIGHT, P_NEW_RANK_WEIGHT,
@@ -164,9 +167,10 @@ def victim_value(region_type, box_region, box_rank, box):
 
 
 @kernel
-def best_attack_value(st, d, p, work):
+def best_attack_value(st, d, p, work, mix):
     """Best victim value among opponents' nobles p could attack with his betrayal hand plus one
-    display card, requiring that p could refill the box now."""
+    display card, requiring that p could refill the box now (``mix``: Q9 switch, a capital may
+    take 1 assassin + 1 card usable for its country)."""
     bhand = st.bhand
     btype_mask = d.btype_mask
     box_owner = st.box_owner
@@ -196,7 +200,8 @@ def best_attack_value(st, d, p, work):
             continue
         region = box_region[box]
         need = 2 if region_type[region] == CAPITAL else 1
-        if n_assassins >= need or per_country[region_country[region]] >= need:
+        usable = per_country[region_country[region]]
+        if n_assassins >= need or usable >= need or (mix and n_assassins >= 1 and usable >= 1):
             v = victim_value(region_type, box_region, box_rank, box)
             if v > best:
                 best = v
@@ -220,7 +225,8 @@ def greedy_choose(st, d, cx, p, kind, n):
                 has1a = i
             elif mv[i, 0] == OPT_1B:
                 has1b = i
-        if has2 >= 0 and best_attack_value(st, d, p, cx.work) >= prm[P_BETRAY_MIN_VALUE]:
+        mix = cx.rules[R_MIX_ASSASSIN_COUNTRY] != 0.0
+        if has2 >= 0 and best_attack_value(st, d, p, cx.work, mix) >= prm[P_BETRAY_MIN_VALUE]:
             return has2
         if has1b >= 0 and prm[P_REFRESH_THRESHOLD] > 0.0:
             top = 0.0
@@ -246,7 +252,7 @@ def greedy_choose(st, d, cx, p, kind, n):
                 best_value = v
                 best = i
         return best
-    elif kind == D_RAISE:
+    elif kind == D_RAISE or kind == D_END_REFILL:
         return greedy_raise(st, d, prm, p, mv, n, cx.work)
     elif kind == D_PAY:
         # keep the courtesan when possible; otherwise replace the attribute held least

@@ -29,15 +29,16 @@ R_FIRST_TURN_REFRESH = 0          # Q3
 R_COURTESAN_ONLY_MISSING = 1      # Q14
 R_LARGE_TOKEN_BY_CARDS = 2        # Q17
 R_BETRAYAL_RESHUFFLE = 3          # Q26: 0 when_deck_empties, 1 when_draw_needed
-R_OPTION2_REFILL = 4              # Q8: 0 interleaved (only one implemented)
+R_OPTION2_REFILL = 4              # Q8: 0 interleaved, 1 deferred
 R_OPTION2_TAKE_ORDER = 5          # Q7: 0 betrayal_first, 1 player_choice
-R_MIX_ASSASSIN_COUNTRY = 6        # Q9: 0 (only one implemented)
+R_MIX_ASSASSIN_COUNTRY = 6        # Q9: 0 never mixed, 1 assassin + country card on a capital
 N_RULES = 7
 RULE_NAMES = ("first_turn_refresh", "courtesan_only_for_missing", "large_token_counts_noble_cards",
               "betrayal_reshuffle", "option2_refill", "option2_take_order",
               "mix_assassin_and_country")
 RESHUFFLE_CHOICES = ("when_deck_empties", "when_draw_needed")
 TAKE_ORDER_CHOICES = ("betrayal_first", "player_choice")
+REFILL_CHOICES = ("interleaved", "deferred")
 
 HosData = namedtuple("HosData", [
     # scalars
@@ -370,10 +371,8 @@ def build(f: HosFile, file: str):
         _fail(file, "rules.option2_take_order", " or ".join(TAKE_ORDER_CHOICES), f.rules.option2_take_order)
     if f.betrayal_reshuffle not in RESHUFFLE_CHOICES:
         _fail(file, "betrayal_reshuffle", " or ".join(RESHUFFLE_CHOICES), f.betrayal_reshuffle)
-    for key, value, allowed in (("rules.option2_refill", f.rules.option2_refill, ("interleaved",)),
-                                ("rules.mix_assassin_and_country", f.rules.mix_assassin_and_country, (False,))):
-        if value not in allowed:
-            _fail(file, key, f"{' or '.join(map(str, allowed))} (the alternative is not implemented)", value)
+    if f.rules.option2_refill not in REFILL_CHOICES:
+        _fail(file, "rules.option2_refill", " or ".join(REFILL_CHOICES), f.rules.option2_refill)
     lim_t, lim_r = f.hand_limit_turn_end, f.hand_limit_round_start
     data = HosData(
         f.display_size, f.betrayal_display_size, f.revolution_deck_cards, lim_t.character,
@@ -392,6 +391,8 @@ def build(f: HosFile, file: str):
     rules[R_LARGE_TOKEN_BY_CARDS] = float(f.rules.large_token_counts_noble_cards)
     rules[R_BETRAYAL_RESHUFFLE] = float(RESHUFFLE_CHOICES.index(f.betrayal_reshuffle))
     rules[R_OPTION2_TAKE_ORDER] = float(TAKE_ORDER_CHOICES.index(f.rules.option2_take_order))
+    rules[R_OPTION2_REFILL] = float(REFILL_CHOICES.index(f.rules.option2_refill))
+    rules[R_MIX_ASSASSIN_COUNTRY] = float(f.rules.mix_assassin_and_country)
     description = {
         "source_file": file,
         "rules": {name: (f.betrayal_reshuffle if name == "betrayal_reshuffle"

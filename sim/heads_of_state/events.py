@@ -34,10 +34,10 @@ Ctx = namedtuple("Ctx", [
     "fwork",       # float64[WORK_WIDTH] scratch
 ])
 
-# scratch rows of Ctx.work
+# scratch rows of Ctx.work (W_PLAN_*: the Q8 deferred refill plan search, refill_plan.py)
 (W_INFLUENCE, W_TOP_RANK, W_BEST_HEX, W_HEX_KEY, W_ORDER, W_COUNTS, W_COVERED, W_OPEN_SQUARE,
- W_PER_COUNTRY) = range(9)
-N_WORK_ROWS = 9
+ W_PER_COUNTRY, W_PLAN_MASK, W_PLAN_OPTION, W_PLAN_HAND, W_PLAN_TILES) = range(13)
+N_WORK_ROWS = 13
 WORK_WIDTH = 16
 
 MAX_MOVES = 512

@@ -109,9 +109,16 @@ def pay_recipe(st, d, p, rank, replaced):
 
 @kernel
 def raise_noble(st, d, cx, p, box, rank):
-    """§4.3 steps 1-5 for a raise the caller checked with ``can_raise``."""
+    """§4.3 steps 1-5 for a raise the caller checked with ``can_raise`` (the player picks the payment)."""
     n = list_payments(st, d, cx, p, rank)
     replaced = cx.moves[choose(st, d, cx, p, D_PAY, n), 0]
+    place_noble(st, d, cx, p, box, rank, replaced)
+
+
+@kernel
+def place_noble(st, d, cx, p, box, rank, replaced):
+    """§4.3 steps 1-5 with the payment already chosen (``replaced``: attribute a courtesan replaces
+    or -1 = the exact recipe)."""
     pay_recipe(st, d, p, rank, replaced)
     st.tiles[p, rank] -= 1                        # step 2
     st.box_owner[box] = p

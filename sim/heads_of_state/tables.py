@@ -47,14 +47,18 @@ COUNTRY_COLUMNS = (
 # card_a / card_b: betrayal card types (setup.description["betrayal_types"]; card_b -1 = one card)
 # winner_tiebreak: 0 = highest score alone, 1 = decided by noble cards (kings, then archdukes ...),
 #                  2 = still tied: shared win (Q22)
-# card_type: 0 = assassin(s), 1 = single-country card(s) only, 2 = at least one double-country card
+# card_type: 0 = assassin(s), 1 = single-country card(s) only, 2 = country cards with at least one
+#   double-country card, 3 = mixed: 1 assassin + 1 country card on a capital (only with the Q9 switch
+#   mix_assassin_and_country; resolved by the bag draw, card_a = 0 assassin, card_b = the country card)
+# box_refilled: with the Q8 switch option2_refill = deferred it is set by the refills made after the
+#   turn's last betrayal play
 # tiebreak levels (country_scoring): -1 = no contest (fewer candidates), 0 = influence alone,
 #   1 = highest rank (§6.4 level 2), 2 = hexagon values (level 3), 3 = unresolved -> seeded RNG (level 4)
 # hex_key_s{i} = sum of hex_key_base ** hexagon_value over the country's regions where seat i has a
 #   living noble; comparing keys == comparing the descending hexagon lists lexicographically (Q19).
 TIEBREAK_NAMES = {-1: "no_contest", 0: "influence", 1: "highest_rank", 2: "hexagon_value",
                   3: "unresolved"}
-CARD_TYPE_NAMES = ("assassin", "single_country", "double_country")
+CARD_TYPE_NAMES = ("assassin", "single_country", "double_country", "mixed")
 
 _ns = globals()
 for _prefix, _cols in (("G_", GAMES_COLUMNS), ("SE_", SEATS_COLUMNS), ("B_", BETRAYALS_COLUMNS),

@@ -74,9 +74,9 @@ def test_unknown_bot():
         ENGINE.resolve_bot("clever")
 
 
-def test_unimplemented_rule_alternatives_are_rejected():
-    with pytest.raises(ConfigError, match="rules.option2_refill"):
-        ENGINE.load_setup(rule_overrides={"option2_refill": "deferred"})
+def test_unknown_rule_alternatives_are_rejected():
+    with pytest.raises(ConfigError, match="rules.option2_refill: expected interleaved or deferred"):
+        ENGINE.load_setup(rule_overrides={"option2_refill": "later"})
     with pytest.raises(ConfigError, match="betrayal_reshuffle"):
         ENGINE.load_setup(rule_overrides={"betrayal_reshuffle": "sometimes"})
 

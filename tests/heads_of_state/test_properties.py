@@ -6,7 +6,8 @@ from hypothesis import strategies as hst
 
 from sim.heads_of_state.engine import ENGINE
 from sim.heads_of_state.invariants import INVARIANT_NAMES, play_checked
-from sim.heads_of_state.state import N_RANKS, RANK_NAMES
+from sim.heads_of_state.state import ASSASSIN, N_RANKS, RANK_NAMES
+from sim.heads_of_state.tables import CARD_TYPE_NAMES
 
 GAMES_PER_EXAMPLE = 60
 
@@ -92,3 +93,33 @@ def test_tables_are_consistent(setup, n_players, seed, families):
             assert key[second] == key[cands[1]]
         else:
             assert second == -1 and country["second_points"][i] == 0
+
+
+SWITCHES = ({"option2_refill": "deferred"}, {"mix_assassin_and_country": True},
+            {"option2_refill": "deferred", "mix_assassin_and_country": True,
+             "courtesan_only_for_missing": True, "gb_capital_box_ranks": ["archduke", "king"]})
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(switches=hst.sampled_from(SWITCHES), n_players=hst.integers(2, 5), seed=hst.integers(0, 2**64 - 1),
+       families=hst.lists(hst.sampled_from(["random", "greedy"]), min_size=5, max_size=5))
+def test_invariants_hold_with_the_q8_q9_switches(switches, n_players, seed, families):
+    """Q8 deferred refills / Q9 mixed plays (15 x 60 random games): the invariants after every turn
+    (among them: at most one box vacated this turn left empty), and mixed plays are recorded as
+    card_type 3 = 1 assassin + 1 country card usable in the target capital's country."""
+    setup = ENGINE.load_setup(rule_overrides=switches)
+    bots = [ENGINE.resolve_bot(f) for f in families[:n_players]]
+    cx = ENGINE.make_ctx(setup, n_players, bots, GAMES_PER_EXAMPLE, betrayal_capacity=GAMES_PER_EXAMPLE * 400)
+    errors = np.zeros(GAMES_PER_EXAMPLE, np.int64)
+    play_checked(setup.data, cx, n_players, np.uint64(seed), np.int64(0), GAMES_PER_EXAMPLE, errors)
+    bad = np.flatnonzero(errors)
+    assert bad.size == 0, f"game {bad[0]}: {INVARIANT_NAMES[errors[bad[0]]]}"
+    b = ENGINE.play_chunk(setup, n_players, bots, seed, 0, GAMES_PER_EXAMPLE)["betrayals"]
+    mixed = b["card_type"] == CARD_TYPE_NAMES.index("mixed")
+    if not switches.get("mix_assassin_and_country"):
+        assert not mixed.any()
+    masks = setup.data.btype_mask
+    assert np.all(b["card_a"][mixed] == ASSASSIN) and np.all(b["capital"][mixed] == 1)
+    assert np.all(b["cards_spent"][mixed] == 2)
+    assert np.all((masks[b["card_b"][mixed]] >> b["country"][mixed]) & 1 == 1)
+    assert np.all(b["box_refilled"] <= b["success"])

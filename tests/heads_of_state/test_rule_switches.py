@@ -1,14 +1,20 @@
 """Rule questions with a switch (rules §7.1): default and alternative behaviour."""
 import numpy as np
 
+from sim.core.random_streams import seed_streams
 from sim.heads_of_state import events as ev
+from sim.heads_of_state.betrayal import (CARD_MIXED, betrayal_plays, list_betrayal_plays,
+                                         refill_at_end)
 from sim.heads_of_state.decks import draw_betrayal_card
 from sim.heads_of_state.engine import ENGINE
 from sim.heads_of_state.nobles import list_payments, list_raises
+from sim.heads_of_state.refill_plan import plan_with_target
 from sim.heads_of_state.scoring import take_large_token
-from sim.heads_of_state.state import ARCHDUKE, DUKE, EARL, OPT_1B, OPT_2, S_BDECK_N
+from sim.heads_of_state.state import ARCHDUKE, ASSASSIN, DUKE, EARL, OPT_1B, OPT_2, S_BDECK_N
+from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_A, B_CARD_B,
+                                       B_CARD_TYPE, B_CARDS_SPENT, B_SUCCESS, CARD_TYPE_NAMES)
 
-RED = 0
+RED, BLUE = 0, 1
 
 
 def test_q14_courtesan_for_a_held_attribute(position):
@@ -93,3 +99,117 @@ def test_setup_description_lists_every_switch(setup):
         "first_turn_refresh", "courtesan_only_for_missing", "large_token_counts_noble_cards",
         "betrayal_reshuffle", "option2_refill", "option2_take_order", "mix_assassin_and_country"}
     assert np.all(setup.rules == 0.0)
+
+
+# --- Q8 option2_refill: deferred (§4.4 step 3) --------------------------------------------------
+DEFERRED = {"option2_refill": "deferred"}
+
+
+def q8_position(position, rule_overrides=None, bots=("greedy",)):
+    """RED has killed an earl (FR_P3.upper) and a count (FR_P3.lower) this turn, both boxes still
+    empty; his hand pays one earl (TITLE, TROOPS, CASTLE) and one baron (GOLD), never a count."""
+    pos = position(3, bots=bots, rule_overrides=rule_overrides)
+    for name in ("FR_P3.upper", "FR_P3.lower"):
+        pos.st.vacated[pos.box(name)] = 1
+        pos.st.targeted[pos.box(name)] = 1
+    pos.give(RED, "TITLE", "TROOPS", "CASTLE", "GOLD")
+    pos.place(BLUE, "DE_P1.lower", "earl")
+    pos.place(BLUE, "DE_P3.lower", "baron")
+    pos.place(BLUE, "DE_P2.upper", "margrave")
+    pos.give_betrayal(RED, "assassin")
+    return pos
+
+
+def test_q8_deferred_refills_need_a_feasible_plan_before_each_play(position):
+    # interleaved (default), once a box was left empty: the target's box alone must be refillable
+    pos = q8_position(position)
+    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 1)
+    assert {m[0] for m in pos.moves(n) if m[0] >= 0} == {pos.box("DE_P1.lower"), pos.box("DE_P3.lower")}
+    # deferred: (earl + count vacated) + target must leave at most one box empty with one hand.
+    # The second earl would need a second TITLE/TROOPS/CASTLE set; the margrave is not payable.
+    pos = q8_position(position, DEFERRED)
+    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+    assert {m[0] for m in pos.moves(n) if m[0] >= 0} == {pos.box("DE_P3.lower")}
+    assert plan_with_target(pos.st, pos.d, pos.cx, RED, pos.box("DE_P3.lower"))
+    assert not plan_with_target(pos.st, pos.d, pos.cx, RED, pos.box("DE_P1.lower"))
+
+
+def test_q8_deferred_refills_are_made_after_the_last_play(position):
+    """§4.4 step 3 deferred: every raise comes after the last play, at most one vacated box stays
+    empty, and each successful play's row says whether its box was refilled at the end."""
+    for seed in range(40):
+        for bots in (("random",), ("greedy",)):
+            pos = position(3, bots=bots, rule_overrides=DEFERRED)
+            pos.cx = ENGINE.make_ctx(pos.setup, 3, [ENGINE.resolve_bot(bots[0])] * 3,
+                                     betrayal_capacity=64, trace_capacity=4096)
+            pos.cx.counters[ev.K_TRACE_ON] = 1
+            seed_streams(pos.st.streams, seed, 0)
+            pos.give(RED, "TITLE", "TROOPS", "CASTLE", "GOLD")      # pays one earl + one baron
+            pos.place(BLUE, "DE_P1.lower", "earl")
+            pos.place(BLUE, "FR_P1.lower", "earl")
+            pos.place(BLUE, "DE_P3.lower", "baron")
+            pos.place(BLUE, "FR_P3.lower", "count")
+            pos.place(BLUE, "ES_P1.upper", "duke")
+            pos.give_betrayal(RED, "DE", "FR/DE", "FR", "FR/ES", "assassin")
+            betrayal_plays(pos.st, pos.d, pos.cx, RED)
+            events = pos.cx.trace[:pos.cx.counters[ev.K_TRACE_N]].reshape(-1, 4)[:, 0].tolist()
+            if ev.EV_BPLAY in events and ev.EV_RAISE in events:
+                last_play = len(events) - 1 - events[::-1].index(ev.EV_BPLAY)
+                assert events.index(ev.EV_RAISE) > last_play
+            vacated = np.flatnonzero(pos.st.vacated)
+            assert sum(pos.st.box_owner[b] < 0 for b in vacated) <= 1
+            for row in pos.cx.betrayals[:pos.cx.counters[ev.K_BETRAYAL_N]]:
+                if row[B_SUCCESS]:
+                    assert row[B_BOX_REFILLED] == (pos.st.box_owner[row[B_BOX]] == RED)
+
+
+def test_q8_deferred_end_refills_keep_at_most_one_box_empty(position):
+    """With earl, count and baron boxes vacated, the end refills must fill two: earl and baron
+    (both payable together); the random bot may never refill only one of them and stop."""
+    for seed in range(30):
+        for bots in (("random",), ("greedy",)):
+            pos = q8_position(position, DEFERRED, bots)
+            seed_streams(pos.st.streams, seed, 0)
+            pos.st.box_owner[pos.box("DE_P3.lower")] = -1      # killed this turn
+            pos.st.box_rank[pos.box("DE_P3.lower")] = -1
+            pos.st.vacated[pos.box("DE_P3.lower")] = 1
+            refill_at_end(pos.st, pos.d, pos.cx, RED, 0)
+            assert pos.st.box_owner[pos.box("FR_P3.upper")] == RED
+            assert pos.st.box_owner[pos.box("DE_P3.lower")] == RED
+            assert pos.st.box_owner[pos.box("FR_P3.lower")] == -1
+
+
+# --- Q9 mix_assassin_and_country (§4.4 step 2 table, step 3) ------------------------------------
+def test_q9_capital_attacked_with_assassin_and_country_card(position):
+    """Default: a capital needs 2 assassins or 2 cards usable for its country. Switch: 1 assassin
+    + 1 card usable there is also legal; the play is an assassination attempt (bag draw, §4.4 step
+    3) and its betrayals row has card_type 3 (mixed)."""
+    for mix, expected in ((False, set()), (True, {("assassin", "FR"), ("assassin", "FR/ES")})):
+        pos = position(3, rule_overrides={"mix_assassin_and_country": mix})
+        pos.place(BLUE, "FR_CAP.upper", "king")
+        pos.give_betrayal(RED, "assassin", "FR", "FR/ES", "GB")     # GB is not usable in France
+        n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+        names = pos.desc["betrayal_types"]
+        mixed = {(names[a], names[b]) for box, a, b, _ in pos.moves(n)
+                 if box >= 0 and a == ASSASSIN and b > ASSASSIN}
+        assert mixed == expected
+        # provinces still take exactly one card (Q10), mixed or not
+        pos.place(BLUE, "FR_P1.upper", "duke")
+        n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+        assert all(b == -1 for box, a, b, _ in pos.moves(n) if box == pos.box("FR_P1.upper"))
+    # the mixed play resolves by the bag draw: over many attempts about 3/4 succeed
+    successes = 0
+    attempts = 400
+    for seed in range(attempts):
+        pos = position(3, rule_overrides={"mix_assassin_and_country": True})     # greedy attacks
+        seed_streams(pos.st.streams, seed, 0)
+        pos.place(BLUE, "FR_CAP.upper", "king")
+        pos.give_betrayal(RED, "assassin", "FR")
+        betrayal_plays(pos.st, pos.d, pos.cx, RED)
+        assert pos.cx.counters[ev.K_BETRAYAL_N] == 1
+        row = pos.cx.betrayals[0]
+        assert row[B_CARD_TYPE] == CARD_MIXED == CARD_TYPE_NAMES.index("mixed")
+        assert (row[B_CARD_A], row[B_CARD_B], row[B_CARDS_SPENT], row[B_CAPITAL]) == (
+            ASSASSIN, pos.btype("FR"), 2, 1)
+        successes += row[B_SUCCESS]
+    assert 0.68 < successes / attempts < 0.82, successes
