@@ -21,8 +21,9 @@ Move row layouts per decision kind (columns 0..3):
 
 from sim.core.random_streams import below
 from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY
+from sim.heads_of_state.recipes import can_pay_hand
 from sim.heads_of_state.events import W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY
-from sim.heads_of_state.state import (kernel, ASSASSIN, CAPITAL, COURTESAN, N_ATTRIBUTES, N_RANKS, OPT_1A,
+from sim.heads_of_state.state import (kernel, ASSASSIN, CAPITAL, COURTESAN, N_RANKS, OPT_1A,
                                       OPT_1B, OPT_2, RNG_BOT_0)
 
 RANDOM, GREEDY = 0, 1
@@ -51,17 +52,6 @@ def choose(st, d, cx, p, kind, n):
 # ------------------------------------------------------------------------------------------------
 # greedy helpers (own hand + public state only)
 @kernel
-def can_pay_own(hand, recipe, courtesan_ok, p, rank):
-    missing = 0
-    for a in range(N_ATTRIBUTES):
-        if recipe[rank, a] > 0 and hand[p, a] == 0:
-            missing += 1
-    if missing == 0:
-        return True
-    return missing == 1 and courtesan_ok[rank] > 0 and hand[p, COURTESAN] > 0
-
-
-@kernel
 def payable_ranks(st, d, p):
     """Bitmask of ranks p has a tile of and could pay for now."""
     tiles = st.tiles
@@ -70,7 +60,7 @@ def payable_ranks(st, d, p):
     courtesan_ok = d.courtesan_ok
     mask = 0
     for r in range(N_RANKS):
-        if tiles[p, r] > 0 and can_pay_own(hand, recipe, courtesan_ok, p, r):
+        if tiles[p, r] > 0 and can_pay_hand(hand, recipe, courtesan_ok, p, r):
             mask |= 1 << r
     return mask
 

@@ -3,6 +3,7 @@ the immediate scoring checks (hexagon, square, large round token; order Q18)."""
 
 from sim.heads_of_state.bots import D_PAY, choose
 from sim.heads_of_state.data import R_COURTESAN_ONLY_MISSING
+from sim.heads_of_state.recipes import can_pay_hand
 from sim.heads_of_state.events import EV_COURTESAN, EV_NO_CARD, EV_RAISE, trace
 from sim.heads_of_state.scoring import take_hexagon_token, take_large_token, take_square_token
 from sim.heads_of_state.state import kernel, COURTESAN, N_ATTRIBUTES, N_RANKS, STAT_COURTESANS
@@ -36,18 +37,6 @@ def list_payments(st, d, cx, p, rank):
                     mv[n, 0] = a
                     n += 1
     return n
-
-
-@kernel
-def can_pay_hand(hand, recipe, courtesan_ok, p, rank):
-    """§1.4: p's hand covers the recipe of ``rank``, with at most one courtesan where allowed."""
-    missing = 0
-    for a in range(N_ATTRIBUTES):
-        if recipe[rank, a] > 0 and hand[p, a] == 0:
-            missing += 1
-    if missing == 0:
-        return True
-    return missing == 1 and courtesan_ok[rank] > 0 and hand[p, COURTESAN] > 0
 
 
 @kernel
