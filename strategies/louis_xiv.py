@@ -18,7 +18,7 @@ from sim.core.kernels import inline_kernel, kernel
 from sim.core.engine import BotSeat, ConfigError
 from sim.core.random_streams import below, pick_by_counts, uniform
 from sim.louis_xiv import constants as C
-from sim.louis_xiv.components import payment_affordable
+from sim.louis_xiv.components import list_card_payments
 from sim.louis_xiv.data import (LB_SKIP_COST, RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT,
                                 RETRIEVE_JOKER_COUNT)
 from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, INCOME_TWO_MARKERS,
@@ -495,13 +495,11 @@ def choose_token_swap(state, data, player, family, params):
 def any_payable(state, data, player):
     """Some mission card in hand can be paid for now (§4.5)."""
     tokens = state.tokens[player]
-    for card in range(data.mission_colour.shape[0]):
-        if state.mission_hand[player, card] == 0:
-            continue
-        for pay_1 in range(C.N_TOKENS):
-            for pay_2 in range(C.N_TOKENS):
-                if payment_affordable(tokens, data.mission_cost, card, pay_1, pay_2):
-                    return True
+    mission_cost = data.mission_cost
+    for card in range(mission_cost.shape[0]):
+        if state.mission_hand[player, card] == 1 and \
+                list_card_payments(tokens, mission_cost, card, state.scratch_payments) > 0:
+            return True
     return False
 
 

@@ -182,10 +182,25 @@ def pays_for(token, cost):
     return cost == C.ANY_TOKEN or token == cost or token == C.CROWN
 
 
-@inline_kernel
-def payment_affordable(tokens, mission_cost, card, pay_1, pay_2):
-    """Paying ``card``'s two costs with tokens pay_1 and pay_2 is allowed and affordable."""
-    if not (pays_for(pay_1, mission_cost[card, 0]) and pays_for(pay_2, mission_cost[card, 1])):
-        return False
-    needed = 2 if pay_1 == pay_2 else 1
-    return tokens[pay_1] >= needed and tokens[pay_2] >= 1
+@kernel
+def list_card_payments(tokens, mission_cost, card, payments):
+    """The ways to pay ``card`` with ``tokens`` (§4.5 step 1): rows (token for the first cost,
+    token for the second) into ``payments``, each multiset of tokens once; returns the count."""
+    cost_1 = mission_cost[card, 0]
+    cost_2 = mission_cost[card, 1]
+    count = 0
+    for pay_1 in range(C.N_TOKENS):
+        if tokens[pay_1] == 0 or not pays_for(pay_1, cost_1):
+            continue
+        for pay_2 in range(C.N_TOKENS):
+            if tokens[pay_2] < (2 if pay_1 == pay_2 else 1) or not pays_for(pay_2, cost_2):
+                continue
+            duplicate = False
+            for other in range(count):
+                if payments[other, 0] == pay_2 and payments[other, 1] == pay_1:
+                    duplicate = True
+            if not duplicate:
+                payments[count, 0] = pay_1
+                payments[count, 1] = pay_2
+                count += 1
+    return count

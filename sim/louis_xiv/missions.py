@@ -6,7 +6,7 @@ from sim.core.kernels import copy_into, kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
-from sim.louis_xiv.components import (ability_used, draw_coats, payment_affordable, draw_mission_card, mission_card_under_deck,
+from sim.louis_xiv.components import (ability_used, draw_coats, list_card_payments, draw_mission_card, mission_card_under_deck,
                                       return_token, take_token)
 from sim.louis_xiv.data import LB_TOKENSWAP_COST, TOKENS_KEPT_AFTER_MISSIONS
 from sim.louis_xiv.decisions import OPTION_CAPACITY, OPTION_CARD, OPTION_PAY_1, OPTION_PAY_2, OPTION_WIDTH
@@ -78,26 +78,20 @@ def offer_token_swaps(state, data, rules, player, family, params):
 
 @kernel
 def list_mission_options(state, data, player, options):
-    """Every (card, payment) the player can afford now, each payment multiset once (§4.5 step 1)."""
+    """Every (card, payment) the player can afford now (§4.5 step 1); returns the count."""
     n_options = 0
     tokens = state.tokens[player]
-    for card in range(data.mission_colour.shape[0]):
-        if state.mission_hand[player, card] == 0:
+    mission_cost = data.mission_cost
+    mission_hand = state.mission_hand
+    payments = state.scratch_payments
+    for card in range(mission_cost.shape[0]):
+        if mission_hand[player, card] == 0:
             continue
-        first_options = n_options
-        for pay_1 in range(C.N_TOKENS):
-            for pay_2 in range(C.N_TOKENS):
-                if not payment_affordable(tokens, data.mission_cost, card, pay_1, pay_2):
-                    continue
-                duplicate = False
-                for other in range(first_options, n_options):
-                    if options[other, OPTION_PAY_1] == pay_2 and options[other, OPTION_PAY_2] == pay_1:
-                        duplicate = True
-                if duplicate or n_options >= options.shape[0]:
-                    continue
+        for index in range(list_card_payments(tokens, mission_cost, card, payments)):
+            if n_options < options.shape[0]:
                 options[n_options, OPTION_CARD] = card
-                options[n_options, OPTION_PAY_1] = pay_1
-                options[n_options, OPTION_PAY_2] = pay_2
+                options[n_options, OPTION_PAY_1] = payments[index, 0]
+                options[n_options, OPTION_PAY_2] = payments[index, 1]
                 n_options += 1
     return n_options
 

@@ -81,6 +81,7 @@ STATE_FIELDS = (
     "scratch_needed",     # int64[5]: tokens a bot's missions need
     "scratch_gifts",      # float64[12]: what each gift is worth to a bot
     "scratch_gains",      # float64[12, 5]: what adding markers to each courtier is worth
+    "scratch_payments",   # int64[25, 2]: the ways to pay one mission card
 )
 LouisState, LouisStateArrays = define_array_record("LouisState", STATE_FIELDS, globals())
 
@@ -111,6 +112,7 @@ def new_state(data, trace_capacity=1):
         trace=n_ints(max(1, trace_capacity), TRACE_WIDTH),
         scratch_counts=n_ints(C.N_COLOURS), scratch_ints=n_ints(32), scratch_needed=n_ints(C.N_TOKENS),
         scratch_gifts=np.zeros(C.N_COURTIERS), scratch_gains=np.zeros((C.N_COURTIERS, 5)),
+        scratch_payments=n_ints(C.N_TOKENS * C.N_TOKENS, 2),
     ))
 
 
@@ -127,7 +129,7 @@ def copy_state(state):
         state.ability_count.copy(), state.uses_left.copy(), state.ability_uses.copy(), state.stats.copy(),
         state.score_after_round.copy(), state.streams.copy(), state.trace.copy(),
         state.scratch_counts.copy(), state.scratch_ints.copy(), state.scratch_needed.copy(),
-        state.scratch_gifts.copy(), state.scratch_gains.copy(),
+        state.scratch_gifts.copy(), state.scratch_gains.copy(), state.scratch_payments.copy(),
     )
 
 
