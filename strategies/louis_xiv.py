@@ -121,13 +121,6 @@ def token_value_given(kind, needed, params):
     return params[VALUE_TOKEN] + needed[kind] * params[VALUE_NEEDED_TOKEN]
 
 
-@kernel
-def token_value(state, data, player, kind, params):
-    needed = state.scratch_needed
-    needed_tokens(state, data, player, needed)
-    return token_value_given(kind, needed, params)
-
-
 @inline_kernel
 def gift_value_given(data, courtier, needed, params):
     value = 0.0

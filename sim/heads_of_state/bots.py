@@ -23,7 +23,7 @@ from sim.core.random_streams import below
 from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY
 from sim.heads_of_state.recipes import can_pay_hand
 from sim.heads_of_state.events import W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY
-from sim.heads_of_state.state import (kernel, ASSASSIN, CAPITAL, COURTESAN, N_RANKS, OPT_1A,
+from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, ASSASSIN, CAPITAL, COURTESAN, N_RANKS, OPT_1A,
                                       OPT_1B, OPT_2, RNG_BOT_0)
 
 RANDOM, GREEDY = 0, 1
@@ -68,13 +68,8 @@ def payable_ranks(st, d, p):
 @kernel
 def open_rank_mask(st, d, p):
     """Ranks p could still place: a tile in supply and an empty box showing the rank."""
-    box_owner = st.box_owner
-    box_ranks = d.box_ranks
     tiles = st.tiles
-    mask = 0
-    for box in range(box_owner.shape[0]):
-        if box_owner[box] < 0:
-            mask |= box_ranks[box]
+    mask = ranks_on_empty_boxes(st, d)
     for r in range(N_RANKS):
         if tiles[p, r] == 0:
             mask &= ~(1 << r)

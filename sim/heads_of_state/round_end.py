@@ -22,39 +22,31 @@ from sim.heads_of_state.tables import (C_BEST_HEX, C_COUNTRY, C_FIRST_POINTS, C_
 def discard_to_limit(st, d, cx, p, char_limit, betrayal_limit, stat_char):
     """§4.5 step 4 and §5.2 step 3a: the owner discards cards of his choice down to the limits.
     ``stat_char`` is the STAT_* counter for character discards (the betrayal one follows it)."""
+    discard_down_to(st, d, cx, p, st.hand, N_CHAR_TYPES, st.discard, char_limit, D_DISCARD, stat_char,
+                    EV_DISCARD)
+    discard_down_to(st, d, cx, p, st.bhand, st.bhand.shape[1], st.bdiscard, betrayal_limit, D_BDISCARD,
+                    stat_char + 1, EV_BDISCARD)
+
+
+@kernel
+def discard_down_to(st, d, cx, p, hand, n_types, discard_pile, limit, decision, stat, event):
+    """One card at a time, the bot picks a held type (``decision``) until at most ``limit`` are held."""
     mv = cx.moves
-    hand = st.hand
-    bhand = st.bhand
     held = 0
-    for t in range(N_CHAR_TYPES):
+    for t in range(n_types):
         held += hand[p, t]
-    while held > char_limit:
+    while held > limit:
         n = 0
-        for t in range(N_CHAR_TYPES):
+        for t in range(n_types):
             if hand[p, t] > 0:
                 mv[n, 0] = t
                 n += 1
-        t = mv[choose(st, d, cx, p, D_DISCARD, n), 0]
+        t = mv[choose(st, d, cx, p, decision, n), 0]
         hand[p, t] -= 1
-        st.discard[t] += 1
+        discard_pile[t] += 1
         held -= 1
-        st.stats[p, stat_char] += 1
-        trace(cx.counters, cx.trace, EV_DISCARD, p, t, 0)
-    held = 0
-    for t in range(bhand.shape[1]):
-        held += bhand[p, t]
-    while held > betrayal_limit:
-        n = 0
-        for t in range(bhand.shape[1]):
-            if bhand[p, t] > 0:
-                mv[n, 0] = t
-                n += 1
-        t = mv[choose(st, d, cx, p, D_BDISCARD, n), 0]
-        bhand[p, t] -= 1
-        st.bdiscard[t] += 1
-        held -= 1
-        st.stats[p, stat_char + 1] += 1
-        trace(cx.counters, cx.trace, EV_BDISCARD, p, t, 0)
+        st.stats[p, stat] += 1
+        trace(cx.counters, cx.trace, event, p, t, 0)
 
 
 @kernel

@@ -201,3 +201,15 @@ def clear_state(st):
     st.options[:] = 0
     st.stats[:] = 0
     st.rev_position[:] = 0
+
+
+@kernel
+def ranks_on_empty_boxes(st, d):
+    """Bitmask of the ranks shown by the boxes no noble occupies (§2)."""
+    box_owner = st.box_owner
+    box_ranks = d.box_ranks
+    mask = 0
+    for box in range(box_owner.shape[0]):
+        if box_owner[box] < 0:
+            mask |= box_ranks[box]
+    return mask

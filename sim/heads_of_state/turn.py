@@ -11,7 +11,7 @@ from sim.heads_of_state.events import (EV_BTAKE_DECK, EV_BTAKE_DISPLAY, EV_REFRE
                                        EV_TAKE_DISPLAY, EV_TURN, trace)
 from sim.heads_of_state.nobles import can_pay, list_raises, raise_noble
 from sim.heads_of_state.round_end import discard_to_limit, revolution
-from sim.heads_of_state.state import (kernel, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
+from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
                                       S_ACTIVE, S_DECK_N, S_GAME_OVER, S_N_PLAYERS, S_OPTION,
                                       S_REV_N, S_ROUND, S_SET_ASIDE_N, S_TURN, STEP_1A_TAKE,
                                       STEP_1B_TAKE, STEP_2_TAKE, STEP_END_REFILL,
@@ -74,13 +74,8 @@ def raise_nobles(st, d, cx, p):
 @kernel
 def tile_starved(st, d, cx, p):
     """Q13 event: an empty box shows a rank p could pay for, but p has no tile of it left."""
-    box_owner = st.box_owner
-    box_ranks = d.box_ranks
     tiles = st.tiles
-    open_ranks = 0
-    for box in range(box_owner.shape[0]):
-        if box_owner[box] < 0:
-            open_ranks |= box_ranks[box]
+    open_ranks = ranks_on_empty_boxes(st, d)
     for rank in range(N_RANKS):
         if (open_ranks >> rank) & 1 and tiles[p, rank] == 0 and can_pay(st, d, cx, p, rank):
             return True

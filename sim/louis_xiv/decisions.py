@@ -1,5 +1,7 @@
 """Encodings of the decisions a Louis XIV bot takes (rules §10.1), shared by the rules
 kernels that ask and the bot families (strategies/louis_xiv.py) that answer."""
+import numpy as np
+
 # Influence turn options (§4.2 step 2), one row each in a move buffer
 MOVE_KIND = 0
 MOVE_CARD = 1            # influence-card kind played (-1: chosen after the move, DB-PLACE4)
@@ -37,3 +39,11 @@ OPTION_PAY_1 = 1
 OPTION_PAY_2 = 2
 OPTION_WIDTH = 3
 OPTION_CAPACITY = 1024
+
+
+def new_move_buffer():
+    return np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64)
+
+
+def new_option_buffer():
+    return np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64)

@@ -7,7 +7,7 @@ from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import results as R
 from sim.louis_xiv.data import (DEFAULT_GAME_FILE, ROUNDS, load_game_file, rule_vector, to_kernel_data)
-from sim.louis_xiv.decisions import MOVE_CAPACITY, MOVE_WIDTH, OPTION_CAPACITY, OPTION_WIDTH
+from sim.louis_xiv.decisions import new_move_buffer, new_option_buffer
 from sim.louis_xiv.kernel import play_chunk_kernel, play_game
 from sim.louis_xiv.replay import decode
 from sim.louis_xiv.rules import SWITCHES
@@ -59,8 +59,7 @@ class LouisXIVEngine:
         courtier_rows = np.zeros((n_games * rows_per_game, len(R.COURTIER_COLUMNS)), dtype=np.int32)
         families, params = bot_arrays(bots)
         play_chunk_kernel(new_state(data), data, setup.rules, n_players, seed, first_game, n_games,
-                          families, params, np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64),
-                          np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64),
+                          families, params, new_move_buffer(), new_option_buffer(),
                           game_rows, seat_rows, courtier_rows)
         games = columns(game_rows, R.GAME_COLUMNS)
         games["seed"] = np.full(n_games, seed, dtype=np.int64)
@@ -84,8 +83,7 @@ class LouisXIVEngine:
         courtier_rows = np.zeros((int(data.numbers[ROUNDS]) * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int32)
         scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
         play_game(state, data, setup.rules, n_players, seed, game_index, families, params,
-                  np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64),
-                  np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64), courtier_rows, 0, scores, 1)
+                  new_move_buffer(), new_option_buffer(), courtier_rows, 0, scores, 1)
         return state, scores
 
 

@@ -122,7 +122,7 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
 
     trace_event(state, E.MARKER_COUNTS, courtier, counts[0], counts[1], counts[2], counts[3], counts[C.IMAGINARY], 0)
     trace_event(state, E.EVALUATION, courtier, mode, 1 if louis else 0, top, free_mask, row[R.C_LOUIS_CASE], second)
-    hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, louis, bot_family, bot_params)
+    hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, bot_family, bot_params)
     if bribers_allowed:
         offer_bribes(state, data, rules, courtier, counts, value, free_mask, second, bot_family, bot_params, row)
     return_markers(state, courtier, counts, to_general_mask, n_players)
@@ -215,7 +215,7 @@ def louis_rule(counts, top, top_count, once_first, n_players):
 
 
 @kernel
-def hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, louis, bot_family, bot_params):
+def hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, bot_family, bot_params):
     """Gift order (§4.3 general rules): the free recipients in seat order from the start player
     (the crown with the top holder's gift), then the second place under Louis XIV."""
     for position in range(state.game[N_PLAYERS]):

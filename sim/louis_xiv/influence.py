@@ -4,7 +4,6 @@ phase abilities, the turn loop of influence cards, DB-ENDPLACE, returning and re
 Turn options are written into a move buffer, one row each (``MOVE_*`` columns), so the random
 bot draws uniformly among them, the greedy bot scores them, and a search bot can replay them.
 """
-import numpy as np
 from sim.core.kernels import copy_into_2d, kernel
 
 from sim.louis_xiv import constants as C
@@ -18,15 +17,10 @@ from sim.louis_xiv.setup import shuffle_influence_deck
 from sim.louis_xiv.state import (GOLD_SPENT_SKIP, IMAGINARY_ACTIVE, INFLUENCE_POSITION, INFLUENCE_TURNS, LOUIS_COURTIER,
                                  MARKERS_PLACED, MARKERS_RETRIEVED, N_PLAYERS, PLACE_TURNS, RETRIEVE_TURNS,
                                  hand_size, seat_order, trace_event)
-from sim.louis_xiv.decisions import (CARD_SWAP, MOVE_CAPACITY, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH,
-                                     MOVE_WIDTH, PLACE, PLACE_FOUR, PURPOSE_END_PLACEMENT, RETRIEVE,
+from sim.louis_xiv.decisions import (CARD_SWAP, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH, PLACE, PLACE_FOUR, PURPOSE_END_PLACEMENT, RETRIEVE,
                                      RETRIEVE_FOUR, SKIP)
 from strategies.louis_xiv import (choose_card_to_spend, choose_courtier_for_marker, choose_influence_move,
                                   use_optional_ability)
-
-def new_move_buffer():
-    return np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64)
-
 
 @kernel
 def influence_phase(state, data, rules, bot_family, bot_params, moves):

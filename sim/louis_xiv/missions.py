@@ -1,7 +1,6 @@
 """Phase 4 — Missions (rules §4.5, §6): in seat order each player plays mission cards, paying
 two tokens each (a crown replaces any token, "?" takes any token), draws after each card,
 may use LB-TOKENSWAP and LB-MISSIONSWAP, and keeps at most one token (the rest become coats)."""
-import numpy as np
 from sim.core.kernels import copy_into, kernel
 
 from sim.louis_xiv import constants as C
@@ -9,16 +8,12 @@ from sim.louis_xiv import events as E
 from sim.louis_xiv.components import (ability_used, draw_coats, list_card_payments, draw_mission_card, mission_card_under_deck,
                                       return_token, take_token)
 from sim.louis_xiv.data import LB_TOKENSWAP_COST, TOKENS_KEPT_AFTER_MISSIONS
-from sim.louis_xiv.decisions import OPTION_CAPACITY, OPTION_CARD, OPTION_PAY_1, OPTION_PAY_2, OPTION_WIDTH
+from sim.louis_xiv.decisions import OPTION_CARD, OPTION_PAY_1, OPTION_PAY_2
 from sim.louis_xiv.rules import MISSION_SWAP_AT_PHASE_END
 from sim.louis_xiv.state import (COATS_FROM_TOKEN_CAP, CROWNS_AS_WILDCARD, GOLD_SPENT_TOKENSWAP, N_PLAYERS,
                                  seat_order, trace_event)
 from strategies.louis_xiv import (choose_mission_deck, choose_mission_play, choose_mission_swap,
                                   choose_token_swap, choose_token_to_return)
-
-
-def new_option_buffer():
-    return np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64)
 
 
 @kernel

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.kernels import inline_kernel
+from sim.core.random_streams import new_streams
 from sim.core.records import define_array_record
 
 from sim.louis_xiv import constants as C
@@ -108,7 +109,7 @@ def new_state(data, trace_capacity=1):
         ability_count=n_ints(C.MAX_PLAYERS, C.N_ABILITIES), uses_left=n_ints(C.MAX_PLAYERS, C.N_ABILITIES),
         ability_uses=n_ints(C.MAX_PLAYERS, C.N_ABILITIES),
         stats=n_ints(C.MAX_PLAYERS, N_STATS), score_after_round=n_ints(C.MAX_PLAYERS, n_rounds),
-        streams=np.zeros((C.N_SOURCES, 2), dtype=np.uint64),
+        streams=new_streams(C.N_SOURCES),
         trace=n_ints(max(1, trace_capacity), TRACE_WIDTH),
         scratch_counts=n_ints(C.N_COLOURS), scratch_ints=n_ints(32), scratch_needed=n_ints(C.N_TOKENS),
         scratch_gifts=np.zeros(C.N_COURTIERS), scratch_gains=np.zeros((C.N_COURTIERS, 5)),

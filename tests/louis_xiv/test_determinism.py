@@ -1,10 +1,7 @@
 """One game is a pure function of (data, rules, bots, seed, game index): results do not depend
-on chunking or on the number of worker processes."""
+on chunking (the --jobs check for every game is tests/test_jobs_determinism.py)."""
 import numpy as np
-import polars as pl
-from typer.testing import CliRunner
 
-from cli import app
 from sim.louis_xiv.engine import ENGINE
 
 
@@ -26,17 +23,3 @@ def test_other_seed_gives_other_games():
     one = ENGINE.play_chunk(setup, 3, bots, 1, 0, 20)["seats"]["score"]
     two = ENGINE.play_chunk(setup, 3, bots, 2, 0, 20)["seats"]["score"]
     assert not np.array_equal(one, two)
-
-
-def test_jobs_and_chunk_size_give_identical_tables(tmp_path):
-    runner = CliRunner()
-    common = ["simulate", "louis-xiv", "--players", "3", "--games", "300", "--seed", "5",
-              "--bots", "greedy,random,greedy"]
-    one = runner.invoke(app, common + ["--jobs", "1", "--chunk-size", "300", "--out", str(tmp_path / "one")])
-    two = runner.invoke(app, common + ["--jobs", "2", "--chunk-size", "70", "--out", str(tmp_path / "two")])
-    assert one.exit_code == 0, one.output
-    assert two.exit_code == 0, two.output
-    for table in ENGINE.tables:
-        left = pl.read_parquet(tmp_path / "one" / f"{table}.parquet")
-        right = pl.read_parquet(tmp_path / "two" / f"{table}.parquet")
-        assert left.equals(right), table

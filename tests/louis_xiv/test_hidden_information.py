@@ -4,7 +4,7 @@ of its decisions."""
 import numpy as np
 import pytest
 
-from sim.louis_xiv.decisions import MOVE_CAPACITY, MOVE_WIDTH, OPTION_CAPACITY, OPTION_WIDTH
+from sim.louis_xiv.decisions import new_move_buffer, new_option_buffer
 from sim.louis_xiv.engine import ENGINE, bot_arrays
 from sim.louis_xiv.influence import list_turn_options
 from sim.louis_xiv.missions import list_mission_options
@@ -47,8 +47,8 @@ def test_decisions_ignore_what_the_player_cannot_see(family, seed):
     state.intrigue_hand[0, 3] = 1
     other = copy_state(state)
     hide_differently(other, 0, np.random.default_rng(seed + 100))
-    moves = np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64)
-    options = np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64)
+    moves = new_move_buffer()
+    options = new_option_buffer()
     n_moves = list_turn_options(state, data, rules, 0, moves)
     assert n_moves == list_turn_options(other, data, rules, 0, moves.copy())
     assert choose_influence_move(state, data, 0, moves, n_moves, family, params[0]) == \
