@@ -22,7 +22,8 @@ from rich.table import Table
 from sim import registry
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.run_manifest import courtsim_version
-from sim.core.runner import DEFAULT_CHUNK_SIZE, RunResult, run_simulation
+from sim.core.runner import DEFAULT_CHUNK_SIZE, RunResult, run_cells, run_simulation
+from strategies.bots import resolve_bots
 
 USER_ERROR_EXIT = 2
 INTERRUPTED_EXIT = 130
@@ -126,8 +127,9 @@ def prepare_game(game: str, players: int, bots: str | None, game_file: Path | No
     engine = registry.get_engine(game)
     check_players(engine, players)
     names = bot_names(bots, players)
+    seats = resolve_bots(game, names, where="--bots")
     setup = load_setup(engine, game_file, rules)
-    return engine, setup, [engine.resolve_bot(name) for name in names]
+    return engine, setup, seats
 
 
 # ----------------------------------------------------------------------------- shared options
@@ -180,10 +182,16 @@ def simulate(
     """
     engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
     out_dir = out if out is not None else Path("runs") / game
+    result = keeping_finished_chunks(out_dir, lambda: run_simulation(
+        engine, setup, players, seats, seed, games, out_dir, jobs=jobs, chunk_size=chunk_size,
+        progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr)))
+    print_run_summary(result)
+
+
+def keeping_finished_chunks(out_dir: Path, play):
+    """Run ``play()``; on Ctrl-C or a crash say that finished chunks are kept for a resume."""
     try:
-        result = run_simulation(engine, setup, players, seats, seed, games, out_dir, jobs=jobs,
-                                chunk_size=chunk_size, progress=True, overwrite=overwrite,
-                                log=lambda message: print(message, file=sys.stderr))
+        return play()
     except user_error_types():
         raise
     except KeyboardInterrupt:
@@ -194,7 +202,59 @@ def simulate(
         print(f"the run crashed (traceback below); finished chunks are kept in {out_dir}; "
               "run the same command again to resume", file=sys.stderr)
         raise
+
+
+@app.command()
+@user_errors
+def run(
+    experiment_file: Annotated[str, typer.Argument(
+        help="Experiment YAML (a path, or a name in configs/experiments/).", show_default=False)],
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Run directory (default: the experiment's out, else runs/<name>).",
+        show_default=False)] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", help="Worker processes (default: the experiment's jobs).", show_default=False)] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace a different run in --out.")] = False,
+):
+    """Run an experiment: every match-up of its bot pool in every seating, into one run directory.
+
+    Example: courtsim run configs/experiments/louis_xiv_demo.yaml && courtsim summary runs/louis_xiv_demo
+    """
+    from sim.core.experiments import find_experiment, prepare_experiment
+
+    path = find_experiment(experiment_file)
+    experiment, engine, setup, cells, config = prepare_experiment(path)
+    out_dir = out if out is not None else Path(experiment.out or Path("runs") / experiment.name)
+    jobs = jobs if jobs is not None else experiment.jobs
+    if jobs == 0:
+        raise ConfigError("--jobs must be a positive number of processes (or -1 for every core)")
+    stdout.print(f"{experiment.name}: {experiment.game}, players {', '.join(map(str, experiment.players))}, "
+                 f"{len(experiment.bots)} bots, {len(cells)} seatings, "
+                 f"{sum(cell.n_games for cell in cells):,} games -> {out_dir}")
+    result = keeping_finished_chunks(out_dir, lambda: run_cells(
+        engine, setup, cells, experiment.seed, out_dir, config, jobs=jobs, chunk_size=experiment.chunk_size,
+        progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr)))
     print_run_summary(result)
+    stdout.print(f"next: courtsim summary {out_dir}")
+
+
+@app.command()
+@user_errors
+def summary(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (simulate or run output).", show_default=False)],
+    difference: Annotated[float, typer.Option(
+        "--difference", help="Win-rate difference (e.g. 0.01 = 1 point) for the games-needed column.")] = 0.01,
+):
+    """Win rates, score differences, seat advantage and ratings of a run, with 95% intervals.
+
+    Example: courtsim summary runs/louis_xiv_demo
+    """
+    from reports.summary import summarise
+    from reports.terminal import print_summary
+
+    if not 0 < difference < 1:
+        raise ConfigError(f"--difference must be between 0 and 1, got {difference}")
+    print_summary(summarise(run_dir, difference), stdout)
 
 
 def print_run_summary(result: RunResult) -> None:
@@ -321,6 +381,60 @@ def list_games():
         except ConfigError as error:
             listing.add_row(name, "-", f"({one_line(error)})")
     stdout.print(listing)
+
+
+bots_app = typer.Typer(help="List the available bots, or show one bot's resolved parameters.",
+                       no_args_is_help=True)
+app.add_typer(bots_app, name="bots")
+GameOpt = Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game.", show_default=False)]
+
+
+@bots_app.command("list")
+@user_errors
+def bots_list(game: GameOpt = None):
+    """Every bot of every game (built-in families and configs/bots/), with its description."""
+    from strategies.bots import BotCatalogue
+
+    catalogue = BotCatalogue()
+    listing = Table("game", "bot", "family", "description")
+    for name in [game] if game else registry.known_games():
+        for bot in catalogue.names(name):
+            definition = catalogue.definition(name, bot)
+            listing.add_row(name, bot, definition.family, definition.description)
+    stdout.print(listing)
+
+
+@bots_app.command("show")
+@user_errors
+def bots_show(
+    name_or_path: Annotated[str, typer.Argument(help="A bot name or a bot YAML file.", show_default=False)],
+    game: GameOpt = None,
+):
+    """A bot's family and every parameter's resolved value, meaning and range.
+
+    Example: courtsim bots show crown_hunter   |   courtsim bots show my_bot.yaml
+    """
+    from strategies.bots import BotCatalogue, family_parameters, looks_like_path, read_bot_file
+
+    catalogue = BotCatalogue()
+    if looks_like_path(name_or_path):
+        game = game or read_bot_file(Path(name_or_path)).game
+        registry.get_strategies(game)  # an unknown game in the file: one clear line
+    games = [game] if game else [g for g in registry.known_games() if name_or_path in catalogue.names(g)]
+    if not games:
+        raise ConfigError(f"unknown bot '{name_or_path}': see `courtsim bots list`")
+    for game_name in games:
+        definition = catalogue.definition(game_name, name_or_path)
+        stdout.print(f"[bold]{definition.name}[/bold] ({game_name}, family {definition.family}; "
+                     f"{definition.source}" + (f"; extends {' -> '.join(definition.chain)}" if definition.chain else "")
+                     + f")\n{definition.description}")
+        listing = Table("parameter", "value", "default", "range", "meaning")
+        for parameter in family_parameters(game_name, definition.family):
+            value = definition.parameters[parameter.name]
+            marker = "*" if parameter.name in definition.overrides else ""
+            listing.add_row(parameter.name, f"{value:g}{marker}", f"{parameter.default:g}",
+                            f"{parameter.low:g}..{parameter.high:g}", parameter.meaning)
+        stdout.print(listing)
 
 
 if __name__ == "__main__":

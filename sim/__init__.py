@@ -1,9 +1,11 @@
 """courtsim simulation engines: shared machinery in sim.core, one package per game.
 
-Importing this package points numba's on-disk cache at a directory named after a hash of all
-kernel sources (sim/ and strategies/). numba invalidates a cached function only when its *own*
-file changes, not when a function it calls in another module does; without this, an edited
-rule could keep running its stale compiled caller. A user-set NUMBA_CACHE_DIR is respected.
+Each game package calls :func:`use_source_keyed_numba_cache` before its kernels are defined:
+numba's on-disk cache then lives in a directory named after a hash of that game's kernel sources
+(sim/core, sim/<game>, strategies/<game>.py). numba invalidates a cached function only when its
+*own* file changes, not when a function it calls in another module does; without this, an
+edited rule could keep running its stale compiled caller. Keying per game means editing one
+game never recompiles the other. A user-set NUMBA_CACHE_DIR is respected.
 """
 import hashlib
 import os
@@ -12,14 +14,15 @@ import time
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent.parent
-_KERNEL_PACKAGES = ("sim", "strategies")
 _STALE_AFTER_SECONDS = 24 * 3600
 
 
-def _kernel_source_hash() -> str:
+def _kernel_source_hash(sources: tuple[str, ...]) -> str:
     digest = hashlib.sha256()
-    for package in _KERNEL_PACKAGES:
-        for path in sorted((_ROOT / package).rglob("*.py")):
+    for source in sources:
+        root = _ROOT / source
+        paths = sorted(root.rglob("*.py")) if root.is_dir() else [root] if root.exists() else []
+        for path in paths:
             digest.update(str(path.relative_to(_ROOT)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -35,20 +38,24 @@ def _prune_old_caches(parent: Path, current: Path) -> None:
             pass
 
 
-def _use_source_keyed_numba_cache() -> None:
-    if "NUMBA_CACHE_DIR" in os.environ:
+_USER_CACHE_DIR = os.environ.get("NUMBA_CACHE_DIR")
+
+
+def use_source_keyed_numba_cache(game_package: str) -> None:
+    """Point numba's cache at .numba-cache/<game>-<hash of the game's kernel sources>.
+
+    numba reads ``config.CACHE_DIR`` when a ``cache=True`` function is decorated, so this must
+    run before the game's kernel modules are imported (the game package's ``__init__``)."""
+    if _USER_CACHE_DIR:
         return
+    sources = ("sim/core", f"sim/{game_package}", f"strategies/{game_package}.py")
     parent = _ROOT / ".numba-cache"
-    current = parent / _kernel_source_hash()
+    current = parent / f"{game_package}-{_kernel_source_hash(sources)}"
     try:
         current.mkdir(parents=True, exist_ok=True)
     except OSError:
         return  # read-only checkout: numba falls back to its default locations
-    os.environ["NUMBA_CACHE_DIR"] = str(current)
-    import sys
-    if "numba" in sys.modules:  # numba read its configuration already: update it too
-        sys.modules["numba"].config.CACHE_DIR = str(current)
+    os.environ["NUMBA_CACHE_DIR"] = str(current)  # joblib workers inherit it
+    import numba
+    numba.config.CACHE_DIR = str(current)
     _prune_old_caches(parent, current)
-
-
-_use_source_keyed_numba_cache()

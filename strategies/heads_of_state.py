@@ -16,40 +16,36 @@ import numpy as np
 
 from sim.core.engine import BotSeat, ConfigError
 from sim.heads_of_state.bots import GREEDY, N_GREEDY_PARAMS, RANDOM
+from strategies.parameters import Parameter, parameter_vector
 
 FAMILIES = {"random": RANDOM, "greedy": GREEDY}
 
-# (name, default, low, high, meaning) in the order of bots.P_* indices
+# in the order of bots.P_* indices
 GREEDY_PARAMS = (
-    ("deck_threshold", 0.3, 0.0, 3.0, "value of a blind deck draw; a display card worth less is not taken"),
-    ("courtesan_value", 0.8, 0.0, 3.0, "value of taking a courtesan"),
-    ("hex_weight", 1.0, 0.0, 3.0, "points per hexagon point still on the region"),
-    ("rank_weight", 0.5, 0.0, 3.0, "value per rank index (+1) of the raised noble"),
-    ("new_rank_weight", 2.0, 0.0, 10.0, "bonus for a rank never raised before (large round token)"),
-    ("square_weight", 1.0, 0.0, 10.0, "bonus for a new region of a country, scaled by coverage"),
-    ("betray_min_value", 5.0, 0.0, 12.0, "min victim value (rank+1, +2 in a capital) to choose Option 2 / play"),
-    ("refresh_threshold", 0.0, 0.0, 3.0, "use Option 1b when no display card is worth this (0 = never)"),
-    ("influence_weight", 0.5, 0.0, 3.0, "value per influence point of the raised noble's box"),
+    Parameter("deck_threshold", 0.3, 0.0, 3.0, "value of a blind deck draw; a display card worth less is not taken"),
+    Parameter("courtesan_value", 0.8, 0.0, 3.0, "value of taking a courtesan"),
+    Parameter("hex_weight", 1.0, 0.0, 3.0, "points per hexagon point still on the region"),
+    Parameter("rank_weight", 0.5, 0.0, 3.0, "value per rank index (+1) of the raised noble"),
+    Parameter("new_rank_weight", 2.0, 0.0, 10.0, "bonus for a rank never raised before (large round token)"),
+    Parameter("square_weight", 1.0, 0.0, 10.0, "bonus for a new region of a country, scaled by coverage"),
+    Parameter("betray_min_value", 5.0, 0.0, 12.0, "min victim value (rank+1, +2 in a capital) to choose Option 2 / play"),
+    Parameter("refresh_threshold", 0.0, 0.0, 3.0, "use Option 1b when no display card is worth this (0 = never)"),
+    Parameter("influence_weight", 0.5, 0.0, 3.0, "value per influence point of the raised noble's box"),
 )
 assert len(GREEDY_PARAMS) == N_GREEDY_PARAMS
-PARAM_NAMES = {"random": (), "greedy": tuple(p[0] for p in GREEDY_PARAMS)}
-N_PARAMS = N_GREEDY_PARAMS  # width of the kernel's parameter matrix
+# family name -> its documented parameters, in vector order (strategies/parameters.py)
+FAMILY_PARAMETERS = {"random": (), "greedy": GREEDY_PARAMS}
+N_PARAMETERS = max(len(parameters) for parameters in FAMILY_PARAMETERS.values())
+N_PARAMS = N_PARAMETERS  # width of the kernel's parameter matrix
 
 
 def default_params(family: str) -> np.ndarray:
-    vec = np.zeros(N_PARAMS, np.float64)
-    if family == "greedy":
-        vec[:] = [p[1] for p in GREEDY_PARAMS]
-    return vec
+    return parameter_vector(FAMILY_PARAMETERS[family], None, N_PARAMETERS, family)
 
 
 def resolve_bot(name: str, params: dict | None = None) -> BotSeat:
-    """``random`` or ``greedy`` (optionally ``greedy`` with a dict of parameter overrides)."""
+    """A built-in bot by family name, optionally with parameter overrides (validated)."""
     if name not in FAMILIES:
         raise ConfigError(f"bots: {name}: expected one of {sorted(FAMILIES)}, found {name!r}")
-    vec = default_params(name)
-    for key, value in (params or {}).items():
-        if key not in PARAM_NAMES[name]:
-            raise ConfigError(f"bots: {name}.{key}: expected a parameter in {list(PARAM_NAMES[name])}, found {key!r}")
-        vec[PARAM_NAMES[name].index(key)] = float(value)
+    vec = parameter_vector(FAMILY_PARAMETERS[name], params, N_PARAMETERS, f"bots: {name}")
     return BotSeat(name=name, family=FAMILIES[name], params=vec)

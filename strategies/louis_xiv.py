@@ -9,8 +9,6 @@ a player at the table sees: public state and the bot's own hand (state.py, Q21).
   its missions need, coats, gold, cards), estimates its chance to win the courtier from the
   marker lead it would have, and takes the move with the best gain in expected value.
 """
-from dataclasses import dataclass
-
 import numpy as np
 
 from sim.core.kernels import inline_kernel, kernel
@@ -27,19 +25,11 @@ from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_T
                                      OPTION_PAY_1, PLACE, PLACE_FOUR, PURPOSE_CONDE, RETRIEVE,
                                      RETRIEVE_FOUR, SKIP)
 from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS
+from strategies.parameters import Parameter, parameter_vector
 
 RANDOM = 0
 GREEDY = 1
 FAMILIES = {"random": RANDOM, "greedy": GREEDY}
-
-
-@dataclass(frozen=True)
-class Parameter:
-    name: str
-    default: float
-    low: float
-    high: float
-    meaning: str
 
 
 PARAMETERS = (
@@ -56,7 +46,8 @@ PARAMETERS = (
     Parameter("chance_lead", 0.65, 0, 1, "estimated chance that a lead of one marker wins a courtier"),
     Parameter("chance_lead_step", 0.15, 0, 1, "extra chance per further marker of lead"),
     Parameter("chance_tie", 0.2, 0, 1, "estimated chance of winning from a tie for most"),
-    Parameter("retrieve_below", 3, 0, 16, "retrieve markers eagerly when the own supply is at most this"),
+    Parameter("retrieve_below", 3, 0, 16, "retrieve markers eagerly when the own supply is at most this",
+              integer=True),
     Parameter("deck_light", 1.0, 0, 10, "preference for drawing from the light-blue mission deck"),
     Parameter("deck_blue", 0.8, 0, 10, "preference for drawing from the blue mission deck"),
     Parameter("deck_dark", 0.5, 0, 10, "preference for drawing from the dark-blue mission deck"),
@@ -66,25 +57,20 @@ PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAM
 (VALUE_CROWN, VALUE_TOKEN, VALUE_NEEDED_TOKEN, VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD,
  VALUE_INTRIGUE_CARD, VALUE_MARKER, BRIBE_WILLINGNESS, LOUIS_AGGRESSION, CHANCE_LEAD, CHANCE_LEAD_STEP,
  CHANCE_TIE, RETRIEVE_BELOW, DECK_LIGHT, DECK_BLUE, DECK_DARK, NOISE) = range(len(PARAMETERS))
-N_PARAMETERS = len(PARAMETERS)
+# family name -> its documented parameters, in vector order (strategies/parameters.py)
+FAMILY_PARAMETERS = {"random": (), "greedy": PARAMETERS}
+N_PARAMETERS = max(len(parameters) for parameters in FAMILY_PARAMETERS.values())
 
 
 def default_parameters() -> np.ndarray:
-    return np.array([parameter.default for parameter in PARAMETERS], dtype=np.float64)
+    return parameter_vector(PARAMETERS, None, N_PARAMETERS, "greedy")
 
 
 def resolve_bot(name: str, overrides: dict | None = None) -> BotSeat:
-    """A built-in bot by name, optionally with parameter overrides (validated)."""
+    """A built-in bot by family name, optionally with parameter overrides (validated)."""
     if name not in FAMILIES:
         raise ConfigError(f"unknown Louis XIV bot '{name}': expected one of {', '.join(sorted(FAMILIES))}")
-    params = default_parameters()
-    for key, value in (overrides or {}).items():
-        if key not in PARAMETER_INDEX:
-            raise ConfigError(f"bot '{name}': unknown parameter '{key}'; expected one of {', '.join(PARAMETER_INDEX)}")
-        parameter = PARAMETERS[PARAMETER_INDEX[key]]
-        if not parameter.low <= float(value) <= parameter.high:
-            raise ConfigError(f"bot '{name}': parameter '{key}' expected {parameter.low}..{parameter.high}, found {value}")
-        params[PARAMETER_INDEX[key]] = float(value)
+    params = parameter_vector(FAMILY_PARAMETERS[name], overrides, N_PARAMETERS, f"bot '{name}'")
     return BotSeat(name=name, family=FAMILIES[name], params=params)
 
 

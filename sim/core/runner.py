@@ -1,6 +1,9 @@
 """The game-independent batch runner: chunks of games in joblib workers, streamed to Parquet.
 
-``run_simulation`` slices ``range(n_games)`` into chunks, and each joblib worker plays one
+A run is a list of :class:`Table` *cells* (a player count and the bots in seat order, with a
+block of game indices); ``run_simulation`` is the one-cell case and an experiment
+(``sim.core.experiments``) has one cell per seating of every match-up. The runner slices each
+cell's games into chunks, and each joblib worker plays one
 chunk with ``engine.play_chunk`` and writes that chunk's tables straight to
 ``<out>/parts/<table>/chunk-<first_game>.parquet``; only small metadata travels back, so the
 parent's memory stays flat however many games run. Finished parts survive a crash or Ctrl-C,
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 from joblib import Parallel, delayed
 
 from sim.core import results
@@ -30,10 +34,24 @@ DEFAULT_CHUNK_SIZE = 20_000
 
 
 @dataclass(frozen=True)
-class Chunk:
-    """Games ``first_game .. first_game + n_games - 1``."""
+class Cell:
+    """Games ``first_game .. first_game + n_games - 1`` with ``bots`` in seat order.
+
+    ``labels`` are constant string columns added to the games and seats tables of this cell
+    (an experiment's ``matchup`` and ``seating``); the seats table always gets ``bot``."""
+    n_players: int
+    bots: tuple[BotSeat, ...]
     first_game: int
     n_games: int
+    labels: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``first_game .. first_game + n_games - 1``, all of cell number ``cell``."""
+    first_game: int
+    n_games: int
+    cell: int = 0
 
 
 @dataclass(frozen=True)
@@ -62,21 +80,41 @@ class RunResult:
 
 def plan_chunks(n_games: int, chunk_size: int) -> list[Chunk]:
     """Consecutive chunks covering ``range(n_games)``; the last may be shorter."""
-    return [Chunk(first, min(chunk_size, n_games - first)) for first in range(0, n_games, chunk_size)]
+    return plan_cell_chunks([Cell(0, (), 0, n_games)], chunk_size)
 
 
-def play_chunk_to_parts(engine: GameEngine, setup: GameSetup, n_players: int, bots: list[BotSeat],
-                        seed: int, chunk: Chunk, out_dir: Path) -> ChunkDone:
+def plan_cell_chunks(cells: list[Cell], chunk_size: int) -> list[Chunk]:
+    """Chunks of at most ``chunk_size`` games, never spanning two cells, in game order."""
+    return [Chunk(first, min(chunk_size, cell.first_game + cell.n_games - first), number)
+            for number, cell in enumerate(cells)
+            for first in range(cell.first_game, cell.first_game + cell.n_games, chunk_size)]
+
+
+def label_columns(tables: dict[str, dict], cell: Cell) -> None:
+    """Record who played: ``bot`` per seat, and the cell's labels on games and seats rows."""
+    seats = tables.get("seats")
+    if seats is not None and "seat" in seats and cell.bots:
+        seats["bot"] = np.array([bot.name for bot in cell.bots])[np.asarray(seats["seat"])]
+    for table in ("games", "seats"):
+        if table in tables:
+            n_rows = len(tables[table][results.GAME_INDEX])
+            for name, value in cell.labels:
+                tables[table][name] = np.full(n_rows, value)
+
+
+def play_chunk_to_parts(engine: GameEngine, setup: GameSetup, cell: Cell, seed: int, chunk: Chunk,
+                        out_dir: Path) -> ChunkDone:
     """Worker body: play one chunk and write each of its tables as an atomic part file.
 
     Tables are written one after another; a chunk counts as done only when every table's part
     exists, so a crash between two tables just replays that chunk on resume."""
     started = time.perf_counter()
-    tables = engine.play_chunk(setup, n_players, bots, seed, chunk.first_game, chunk.n_games)
+    tables = engine.play_chunk(setup, cell.n_players, list(cell.bots), seed, chunk.first_game, chunk.n_games)
     missing = set(engine.tables) - set(tables)
     if missing:
         raise ValueError(f"engine contract: play_chunk of {engine.name!r} did not return "
                          f"tables {sorted(missing)} (declared in engine.tables)")
+    label_columns(tables, cell)
     rows = {}
     for table in engine.tables:
         arrow_table = results.columns_to_arrow(table, tables[table], chunk.first_game, chunk.n_games)
@@ -192,13 +230,27 @@ def run_simulation(engine: GameEngine, setup: GameSetup, n_players: int, bots: l
     ``resume`` reuses finished chunks of an interrupted identical run in ``out_dir``;
     ``overwrite`` deletes whatever run ``out_dir`` holds first. Raises ConfigError for bad
     arguments or an ``out_dir`` holding a different run, before any game is played."""
-    started_at, started = manifests.utc_now(), time.perf_counter()
-    out_dir = Path(out_dir)
     check_arguments(engine, n_players, bots, seed, n_games, jobs, chunk_size)
     config = manifests.run_config(engine.name, tuple(engine.tables), setup, n_players, bots, seed,
                                   n_games, chunk_size)
+    cells = [Cell(n_players, tuple(bots), 0, n_games)]
+    return run_cells(engine, setup, cells, seed, out_dir, config, jobs, chunk_size, progress, resume,
+                     overwrite, log)
+
+
+def run_cells(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int, out_dir: str | Path,
+              config: dict, jobs: int = 1, chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
+              resume: bool = True, overwrite: bool = False,
+              log: Callable[[str], None] = log_to_stderr) -> RunResult:
+    """Play every cell's games and write every table of ``engine`` to ``out_dir`` (see
+    :func:`run_simulation`); ``config`` is what run.yaml records and compares on resume."""
+    started_at, started = manifests.utc_now(), time.perf_counter()
+    out_dir = Path(out_dir)
+    for cell in cells:
+        check_arguments(engine, cell.n_players, list(cell.bots), seed, cell.n_games, jobs, chunk_size)
+    n_games = sum(cell.n_games for cell in cells)
     ensure_writable(out_dir)
-    chunks = plan_chunks(n_games, chunk_size)
+    chunks = plan_cell_chunks(cells, chunk_size)
     manifest = existing_run(out_dir, config, overwrite)
     if manifest is not None and manifest.get("status") == manifests.COMPLETE:
         log(f"{out_dir} already holds this completed run; nothing to do (--overwrite to run it again)")
@@ -214,7 +266,7 @@ def run_simulation(engine: GameEngine, setup: GameSetup, n_players: int, bots: l
     if reused:
         log(f"resuming: reused {reused} of {len(chunks)} finished chunks in {out_dir}")
     games_played = sum(chunk.n_games for chunk in pending)
-    play_chunks_in_workers(engine, setup, n_players, bots, seed, pending, out_dir, jobs,
+    play_chunks_in_workers(engine, setup, cells, seed, pending, out_dir, jobs,
                            total_games=n_games, progress=progress)
     played = time.perf_counter()
 
@@ -235,9 +287,9 @@ def run_simulation(engine: GameEngine, setup: GameSetup, n_players: int, bots: l
                      manifest=manifest)
 
 
-def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, n_players: int,
-                           bots: list[BotSeat], seed: int, chunks: list[Chunk], out_dir: Path,
-                           jobs: int, total_games: int, progress: bool) -> None:
+def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int,
+                           chunks: list[Chunk], out_dir: Path, jobs: int, total_games: int,
+                           progress: bool) -> None:
     """Run the chunks in joblib workers, advancing the progress bar as each one finishes (in
     any order: the merge restores game order)."""
     already_done = total_games - sum(chunk.n_games for chunk in chunks)
@@ -245,7 +297,7 @@ def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, n_players: int,
         if not chunks:
             return
         n_jobs = min(jobs, len(chunks)) if jobs > 0 else jobs
-        tasks = (delayed(play_chunk_to_parts)(engine, setup, n_players, bots, seed, chunk, out_dir)
+        tasks = (delayed(play_chunk_to_parts)(engine, setup, cells[chunk.cell], seed, chunk, out_dir)
                  for chunk in chunks)
         for done in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks):
             advance(done.n_games)

@@ -35,3 +35,6 @@ Rule questions (rules §7.1) and where their default lives:
 The hot kernels are compiled with numba's ``_nrt=False`` (see state.py): they must not allocate.
 Nothing is imported here, so ``import sim.heads_of_state`` stays cheap.
 """
+from sim import use_source_keyed_numba_cache
+
+use_source_keyed_numba_cache("heads_of_state")  # before any kernel module of this game is imported

@@ -1,0 +1,141 @@
+"""Fair-comparison summary of a run directory: win rates, score differences, ratings, games needed.
+
+Everything is computed with lazy polars scans over the Parquet tables (flat memory for any run
+size); the small result frames are pandas, ready for a terminal table (``courtsim summary``) or
+the HTML report. A win shared by k seats counts 1/k to each, so win rates add up to 1 per game.
+
+- ``by_bot``: per player count and bot: games, win rate with Wilson interval, its fair share
+  (1/players), mean score difference to the other seats with a normal interval, and how many
+  more games would resolve the gap to the fair share (and a difference of ``difference``);
+- ``by_seat``: per player count and seat (first-player advantage);
+- ``by_matchup``: per player count, match-up and bot (experiments only);
+- ``ratings``: Bradley-Terry strengths from every pair of seats of every game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+from reports import stats
+from sim.core import results
+from sim.core import run_manifest as manifests
+from sim.core.engine import ConfigError
+
+WIN_COLUMNS = ("winner", "is_winner")   # the seats tables' "this seat won" column, per game
+DEFAULT_DIFFERENCE = 0.01
+
+
+@dataclass
+class RunSummary:
+    game: str
+    n_games: int
+    by_bot: pd.DataFrame
+    by_seat: pd.DataFrame
+    by_matchup: pd.DataFrame
+    ratings: pd.DataFrame
+    difference: float
+
+
+def check_run_directory(run_dir: Path) -> dict:
+    """The run's manifest; ConfigError unless it is a complete run with its tables."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise ConfigError(f"{run_dir}: no such run directory")
+    manifest = manifests.read_manifest(run_dir)
+    if manifest is None:
+        raise ConfigError(f"{run_dir}: not a run directory (no {manifests.MANIFEST_NAME})")
+    if manifest.get("status") != manifests.COMPLETE:
+        raise ConfigError(f"{run_dir}: the run is incomplete; run the same command again to finish it")
+    for table in ("games", "seats"):
+        if not results.table_path(run_dir, table).exists():
+            raise ConfigError(f"{run_dir}: {table}.parquet is missing")
+    return manifest
+
+
+def seat_outcomes(run_dir: Path) -> pl.LazyFrame:
+    """One row per game and seat: n_players, seat, bot, score, win share, score difference to
+    the mean of the other seats, and matchup when the run is an experiment."""
+    seats = pl.scan_parquet(results.table_path(run_dir, "seats"))
+    games = pl.scan_parquet(results.table_path(run_dir, "games"))
+    seat_names = seats.collect_schema().names()
+    win_column = next((name for name in WIN_COLUMNS if name in seat_names), None)
+    if win_column is None or "score" not in seat_names or "bot" not in seat_names:
+        raise ConfigError(f"{run_dir}: seats.parquet lacks the score, bot or winner columns")
+    game_names = games.collect_schema().names()
+    game_columns = ["game_index", "n_players"] + (["matchup"] if "matchup" in game_names else [])
+    frame = (seats.select("game_index", "seat", "bot", "score", pl.col(win_column).cast(pl.Float64).alias("won"))
+             .join(games.select(game_columns), on="game_index", how="left"))
+    if "matchup" not in game_names:
+        frame = frame.with_columns(pl.lit("(all)").alias("matchup"))
+    n_winners = pl.col("won").sum().over("game_index")
+    others_mean = (pl.col("score").sum().over("game_index") - pl.col("score")) / (pl.col("n_players") - 1)
+    return frame.with_columns(
+        (pl.col("won") / pl.when(n_winners > 0).then(n_winners).otherwise(1)).alias("win_share"),
+        (pl.col("score") - others_mean).alias("score_difference"),
+    )
+
+
+def rate_table(outcomes: pl.LazyFrame, keys: list[str]) -> pd.DataFrame:
+    """Games, wins, win rate with Wilson interval and mean score difference with interval."""
+    frame = (outcomes.group_by(keys)
+             .agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
+                  pl.col("score").mean().alias("mean_score"),
+                  pl.col("score_difference").mean().alias("score_difference"),
+                  pl.col("score_difference").std().alias("score_difference_std"))
+             .sort(keys).collect().to_pandas())
+    frame["win_rate"] = frame["wins"] / frame["games"]
+    frame["win_low"], frame["win_high"] = stats.wilson_interval(frame["wins"], frame["games"])
+    frame["fair_share"] = 1.0 / frame["n_players"]
+    frame["difference_low"], frame["difference_high"] = stats.mean_interval(
+        frame["score_difference"], frame["score_difference_std"].fillna(0.0), frame["games"])
+    return frame.drop(columns=["score_difference_std"])
+
+
+def add_games_needed(frame: pd.DataFrame, difference: float) -> pd.DataFrame:
+    """``more_games_gap``: further games until the gap to the fair share is resolved (0 when it
+    already is); ``games_for_difference``: games to resolve a win-rate difference of
+    ``difference`` around this rate."""
+    needed_gap, needed_difference = [], []
+    for row in frame.itertuples():
+        needed = stats.games_needed(row.win_rate, row.fair_share)
+        needed_gap.append(max(0.0, needed - row.games) if np.isfinite(needed) else np.inf)
+        reference = min(max(row.win_rate + difference, 0.0), 1.0)
+        needed_difference.append(stats.games_needed(row.win_rate, reference))
+    frame["more_games_gap"] = needed_gap
+    frame["games_for_difference"] = needed_difference
+    return frame
+
+
+def pairwise_results(outcomes: pl.LazyFrame) -> pd.DataFrame:
+    """For every pair of seats of a game with different bots: who finished ahead (higher
+    score, the winner ahead of a non-winner at equal score; a full tie counts half each)."""
+    left = outcomes.select("game_index", "seat", pl.col("bot").alias("bot_a"),
+                           pl.col("score").alias("score_a"), pl.col("won").alias("won_a"))
+    right = outcomes.select("game_index", pl.col("seat").alias("seat_b"), pl.col("bot").alias("bot_b"),
+                            pl.col("score").alias("score_b"), pl.col("won").alias("won_b"))
+    ahead = (pl.col("score_a") > pl.col("score_b")) | ((pl.col("score_a") == pl.col("score_b"))
+                                                       & (pl.col("won_a") > pl.col("won_b")))
+    tied = (pl.col("score_a") == pl.col("score_b")) & (pl.col("won_a") == pl.col("won_b"))
+    pairs = (left.join(right, on="game_index")
+             .filter((pl.col("seat") < pl.col("seat_b")) & (pl.col("bot_a") != pl.col("bot_b")))
+             .with_columns(pl.when(ahead).then(1.0).when(tied).then(0.5).otherwise(0.0).alias("a_points"))
+             .group_by("bot_a", "bot_b")
+             .agg(pl.col("a_points").sum().alias("wins_a"), (1.0 - pl.col("a_points")).sum().alias("wins_b"))
+             .sort("bot_a", "bot_b"))
+    return pairs.collect().to_pandas()
+
+
+def summarise(run_dir: str | Path, difference: float = DEFAULT_DIFFERENCE) -> RunSummary:
+    run_dir = Path(run_dir)
+    manifest = check_run_directory(run_dir)
+    outcomes = seat_outcomes(run_dir)
+    by_bot = add_games_needed(rate_table(outcomes, ["n_players", "bot"]), difference)
+    by_seat = rate_table(outcomes, ["n_players", "seat"])
+    by_matchup = rate_table(outcomes, ["n_players", "matchup", "bot"])
+    return RunSummary(game=manifest["config"].get("game", "?"), n_games=int(manifest["config"]["n_games"]),
+                      by_bot=by_bot, by_seat=by_seat, by_matchup=by_matchup,
+                      ratings=stats.bradley_terry(pairwise_results(outcomes)), difference=difference)

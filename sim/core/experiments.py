@@ -1,0 +1,191 @@
+"""Experiments as YAML: a pool of bots, match-ups, a seating design, and one run directory.
+
+An experiment file (``configs/experiments/<name>.yaml``)::
+
+    name: louis_xiv_demo
+    game: louis-xiv
+    players: [4]                  # one or more player counts
+    bots: [greedy, crown_hunter, mission_racer, gold_briber, coat_hoarder]
+    matchups: combinations        # combinations | with_repeats | [[bot, bot, ...], ...]
+    seating: rotation             # rotation | permutations
+    games_per_matchup: 2000       # per match-up and player count, split evenly over its seatings
+    seed: 7
+    jobs: 2
+    out: runs/louis_xiv_demo
+
+*Match-ups* are the sets of bots that meet: every combination of ``players`` distinct bots of
+the pool, every multiset (``with_repeats``, e.g. two greedy against two random), or an explicit
+list. *Seating* decides who sits where: ``rotation`` plays each match-up in its n cyclic
+shifts (each bot in each seat equally often, n seatings), ``permutations`` in every distinct
+order (n! seatings; seat interactions balanced too). Every seating gets the same number of
+games, so no bot is favoured by its seat.
+
+Each (player count, match-up, seating) is one runner :class:`~sim.core.runner.Cell` with its own
+block of game indices; the rows of the games and seats tables carry ``matchup`` (the bots of
+the match-up, in pool order, joined by `` vs ``) and ``seating`` (bot names in seat order).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+from typing import Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from sim import registry
+from sim.core import run_manifest as manifests
+from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell
+from sim.core.yaml_files import read_yaml_mapping, validate
+
+EXPERIMENTS_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "experiments"
+MATCHUP_SEPARATOR = " vs "
+SEATING_SEPARATOR = ","
+
+
+class ExperimentFile(BaseModel):
+    """One experiment file, as written."""
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_\-]*$")
+    description: str = ""
+    game: str
+    players: list[int] = Field(min_length=1)
+    bots: list[str] = Field(min_length=1, description="the pool: bot names or bot file paths")
+    matchups: Union[Literal["combinations", "with_repeats"], list[list[str]]] = "combinations"
+    seating: Literal["rotation", "permutations"] = "rotation"
+    games_per_matchup: int = Field(ge=1)
+    seed: int = Field(default=0, ge=0, lt=2**64)
+    jobs: int = 1
+    chunk_size: int = Field(default=DEFAULT_CHUNK_SIZE, ge=1)
+    out: Optional[str] = None
+    game_file: Optional[str] = None
+    rules: dict[str, Union[bool, int, float, str]] = Field(default_factory=dict)
+
+    @field_validator("players")
+    @classmethod
+    def distinct_player_counts(cls, players: list[int]) -> list[int]:
+        if len(set(players)) != len(players):
+            raise ValueError("expected distinct player counts")
+        return players
+
+    @field_validator("bots")
+    @classmethod
+    def distinct_bots(cls, bots: list[str]) -> list[str]:
+        repeated = sorted({bot for bot in bots if bots.count(bot) > 1})
+        if repeated:
+            raise ValueError(f"expected each bot once in the pool (use matchups: with_repeats for "
+                             f"several copies), repeated: {', '.join(repeated)}")
+        return bots
+
+    @field_validator("jobs")
+    @classmethod
+    def jobs_not_zero(cls, jobs: int) -> int:
+        if jobs == 0 or jobs < -1:
+            raise ValueError("expected a positive number of worker processes, or -1 for every core")
+        return jobs
+
+
+def load_experiment(path: Path) -> ExperimentFile:
+    return validate(ExperimentFile, read_yaml_mapping(path, "experiment"), path)
+
+
+def find_experiment(name_or_path: str) -> Path:
+    """A path as given, or ``configs/experiments/<name>.yaml``."""
+    path = Path(name_or_path)
+    if path.exists() or path.suffix in (".yaml", ".yml") or "/" in name_or_path:
+        return path
+    return EXPERIMENTS_DIR / f"{name_or_path}.yaml"
+
+
+def matchups_for(experiment: ExperimentFile, n_players: int, path: Path) -> list[tuple[str, ...]]:
+    """The match-ups (bot names, pool order) at ``n_players``."""
+    pool = experiment.bots
+    if experiment.matchups == "combinations":
+        if len(pool) < n_players:
+            raise ConfigError(f"{path}: key 'matchups': combinations of {n_players} distinct bots need a pool "
+                              f"of at least {n_players}, found {len(pool)} (use matchups: with_repeats)")
+        return list(itertools.combinations(pool, n_players))
+    if experiment.matchups == "with_repeats":
+        return list(itertools.combinations_with_replacement(pool, n_players))
+    chosen = [tuple(matchup) for matchup in experiment.matchups if len(matchup) == n_players]
+    for number, matchup in enumerate(experiment.matchups):
+        unknown = [bot for bot in matchup if bot not in pool]
+        if unknown:
+            raise ConfigError(f"{path}: key 'matchups.{number}': expected bots of the pool ({', '.join(pool)}), "
+                              f"found {', '.join(unknown)}")
+    if not chosen:
+        raise ConfigError(f"{path}: key 'matchups': no match-up of {n_players} bots for players: {n_players}")
+    return chosen
+
+
+def seatings(matchup: tuple[str, ...], design: str) -> list[tuple[str, ...]]:
+    """The seat orders a match-up is played in (see the module docstring)."""
+    if design == "rotation":
+        return [matchup[shift:] + matchup[:shift] for shift in range(len(matchup))]
+    return sorted(set(itertools.permutations(matchup)))
+
+
+def plan_cells(experiment: ExperimentFile, bots: dict[str, BotSeat], path: Path) -> list[Cell]:
+    """Every (player count, match-up, seating) with its block of game indices, in file order."""
+    cells: list[Cell] = []
+    next_game = 0
+    for n_players in experiment.players:
+        for matchup in matchups_for(experiment, n_players, path):
+            orders = seatings(matchup, experiment.seating)
+            per_seating = math.ceil(experiment.games_per_matchup / len(orders))
+            for order in orders:
+                labels = (("matchup", MATCHUP_SEPARATOR.join(bots[name].name for name in matchup)),
+                          ("seating", SEATING_SEPARATOR.join(bots[name].name for name in order)))
+                cells.append(Cell(n_players, tuple(bots[name] for name in order), next_game, per_seating, labels))
+                next_game += per_seating
+    return cells
+
+
+def experiment_config(experiment: ExperimentFile, engine_tables: tuple[str, ...], setup: GameSetup,
+                      bots: dict[str, BotSeat], cells: list[Cell], chunk_size: int) -> dict:
+    """What run.yaml records (and compares on resume) for an experiment."""
+    return {
+        "courtsim_version": manifests.courtsim_version(),
+        "game": experiment.game,
+        "experiment": experiment.model_dump(exclude={"jobs", "out"}),
+        "seed": int(experiment.seed),
+        "n_games": int(sum(cell.n_games for cell in cells)),
+        "chunk_size": int(chunk_size),
+        "tables": list(engine_tables),
+        "bots": [{"name": bot.name, "family": int(bot.family), "params": [float(value) for value in bot.params]}
+                 for bot in bots.values()],
+        "cells": [{"players": cell.n_players, "first_game": cell.first_game, "n_games": cell.n_games,
+                   **dict(cell.labels)} for cell in cells],
+        "setup": manifests.to_plain(setup.description),
+    }
+
+
+def check_players(engine, experiment: ExperimentFile, path: Path) -> None:
+    for n_players in experiment.players:
+        if n_players not in engine.player_counts:
+            raise ConfigError(f"{path}: key 'players': {experiment.game} is played by "
+                              f"{', '.join(map(str, engine.player_counts))} players, found {n_players}")
+
+
+def prepare_experiment(path: Path):
+    """Load and validate everything before any game runs: (experiment, engine, setup, cells, config)."""
+    from strategies.bots import BotCatalogue  # strategies imports sim; keep the import one-way at load
+
+    experiment = load_experiment(path)
+    engine = registry.get_engine(experiment.game)
+    check_players(engine, experiment, path)
+    catalogue = BotCatalogue()
+    bots = {name: catalogue.definition(experiment.game, name, f"{path}: key 'bots'").bot_seat()
+            for name in experiment.bots}
+    game_file = experiment.game_file
+    if game_file is not None and not Path(game_file).is_file():
+        raise ConfigError(f"{path}: key 'game_file': expected an existing file, found {game_file!r}")
+    names = [bot.name for bot in bots.values()]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ConfigError(f"{path}: key 'bots': expected bots with distinct names, found {', '.join(repeated)} twice")
+    setup = engine.load_setup(game_file, dict(experiment.rules) or None)
+    cells = plan_cells(experiment, bots, path)
+    config = experiment_config(experiment, tuple(engine.tables), setup, bots, cells, experiment.chunk_size)
+    return experiment, engine, setup, cells, config

@@ -1,0 +1,59 @@
+"""What every game's bot module declares, and how a parameter dict becomes a kernel vector.
+
+A bot, for the kernels, is a family id and a float64 parameter vector (DEVELOPERS.md "bots as
+numbers"). Each game's ``strategies/<game>.py`` declares:
+
+- ``FAMILIES``: family name -> compiled family id (the if/elif in the game's decision code);
+- ``FAMILY_PARAMETERS``: family name -> tuple of :class:`Parameter` (meaning, default, range),
+  in the order of the vector the kernels read;
+- ``N_PARAMETERS``: the width of the kernels' parameter matrix (the longest family).
+
+``strategies.bots`` turns YAML bot files into :class:`sim.core.engine.BotSeat` through
+:func:`parameter_vector`, so every game validates parameters the same way.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.core.engine import ConfigError
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One documented bot parameter: ``low <= value <= high``; ``integer`` values are counts."""
+    name: str
+    default: float
+    low: float
+    high: float
+    meaning: str
+    integer: bool = False
+
+
+def parameter_vector(parameters: tuple[Parameter, ...], overrides: dict | None, width: int,
+                     where: str) -> np.ndarray:
+    """The family's defaults with ``overrides`` applied, padded with zeros to ``width``.
+
+    ``where`` names the bot (file and key) for the one-line error on an unknown parameter, a
+    non-number or a value out of range."""
+    vector = np.zeros(width, dtype=np.float64)
+    index = {parameter.name: position for position, parameter in enumerate(parameters)}
+    for position, parameter in enumerate(parameters):
+        vector[position] = parameter.default
+    for key, value in (overrides or {}).items():
+        if key not in index:
+            expected = ", ".join(index) if index else "no parameters for this family"
+            raise ConfigError(f"{where}: unknown parameter '{key}': expected one of {expected}")
+        parameter = parameters[index[key]]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{where}.{key}: expected a number in {parameter.low:g}..{parameter.high:g}, "
+                              f"found {value!r}")
+        if parameter.integer and float(value) != int(value):
+            raise ConfigError(f"{where}.{key}: expected a whole number in {parameter.low:g}..{parameter.high:g}, "
+                              f"found {value!r}")
+        if not parameter.low <= float(value) <= parameter.high:
+            raise ConfigError(f"{where}.{key}: expected a value in {parameter.low:g}..{parameter.high:g}, "
+                              f"found {value!r}")
+        vector[index[key]] = float(value)
+    return vector
