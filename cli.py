@@ -309,6 +309,8 @@ def bench(
         "--games", "-n", help="Games in the timed call (default: about 3 seconds' worth).",
         show_default=False)] = None,
     bots: BotsOpt = None,
+    each_bot: Annotated[bool, typer.Option(
+        "--each-bot", help="Time every scripted bot of the game (all seats alike) next to greedy.")] = False,
     seed: SeedOpt = 0,
     game_file: GameFileOpt = None,
     rule: RuleOpt = None,
@@ -316,7 +318,8 @@ def bench(
 ):
     """Measure games per second per core (single-threaded play_chunk, after a warm-up).
 
-    The warm-up call excludes numba compilation / cache loading from the timing.
+    The warm-up call excludes numba compilation / cache loading from the timing. With
+    --each-bot, every bot of `courtsim bots list` but search is timed in every seat.
 
     Example: courtsim bench louis-xiv --players 4 --json
     """
@@ -324,6 +327,31 @@ def bench(
         raise ConfigError(f"--games must be at least 1, got {games}")
     engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
     limit_numba_to_one_thread()
+    if each_bot:
+        from strategies.bots import BotCatalogue
+        names = [name for name in BotCatalogue().names(game) if name != "search"]
+        reports = [bench_bots(engine, setup, game, players, resolve_bots(game, [name] * players), seed, games)
+                   for name in names]
+        listing = Table("bot", "games/s per core", "games", "seconds", title=f"{game}, {players} players")
+        for name, report in zip(names, reports):
+            listing.add_row(name, f"{report['games_per_second_per_core']:,.0f}", f"{report['games']:,}",
+                            f"{report['seconds']:.2f}")
+        stdout.print(listing)
+        if as_json:
+            print(json.dumps({"game": game, "players": players, "bots": dict(zip(names, reports))}))
+        return
+    report = bench_bots(engine, setup, game, players, seats, seed, games)
+    if as_json:
+        print(json.dumps(report))
+    else:
+        stdout.print(f"{game}, {players} players, {report['games']:,} games in {report['seconds']:.2f} s "
+                     f"(warm-up {report['warmup_seconds']:.2f} s): "
+                     f"[bold]{report['games_per_second_per_core']:,.0f} games/s per core[/bold]", soft_wrap=True)
+
+
+def bench_bots(engine: GameEngine, setup: GameSetup, game: str, players: int, seats: list[BotSeat],
+               seed: int, games: int | None) -> dict:
+    """One timed play_chunk call after a warm-up; the figures as a plain dict."""
     warm_up_started = time.perf_counter()
     engine.play_chunk(setup, players, seats, seed, 0, 2)
     warm_up_seconds = time.perf_counter() - warm_up_started
@@ -332,7 +360,7 @@ def bench(
     started = time.perf_counter()
     engine.play_chunk(setup, players, seats, seed, 0, games)
     seconds = time.perf_counter() - started
-    report = {
+    return {
         "game": game, "players": players, "bots": [seat.name for seat in seats], "seed": seed,
         "games": games, "seconds": round(seconds, 4),
         "games_per_second_per_core": round(games / seconds, 1) if seconds > 0 else None,
@@ -340,12 +368,6 @@ def bench(
         "numba_disable_jit": os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"),
         "courtsim_version": courtsim_version(),
     }
-    if as_json:
-        print(json.dumps(report))
-    else:
-        stdout.print(f"{game}, {players} players, {games:,} games in {seconds:.2f} s "
-                     f"(warm-up {warm_up_seconds:.2f} s): "
-                     f"[bold]{report['games_per_second_per_core']:,.0f} games/s per core[/bold]", soft_wrap=True)
 
 
 def games_for_target_time(engine: GameEngine, setup: GameSetup, players: int,

@@ -9,66 +9,78 @@ from rich.table import Table
 from reports.summary import RunSummary
 
 
-def percent(value: float) -> str:
-    return "-" if value is None or not math.isfinite(value) else f"{100 * value:.1f}%"
-
-
-def interval(low: float, high: float, as_percent: bool = True) -> str:
-    if not (math.isfinite(low) and math.isfinite(high)):
+def rate_with_interval(rate: float, low: float, high: float) -> str:
+    """``40.5% [39.8, 41.2]``."""
+    if not math.isfinite(rate):
         return "-"
-    if as_percent:
-        return f"{100 * low:.1f}-{100 * high:.1f}%"
-    return f"{low:+.2f} .. {high:+.2f}"
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{100 * rate:.1f}%"
+    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def mean_with_interval(mean: float, low: float, high: float) -> str:
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{mean:+.2f}"
+    return f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
 
 
 def count(value: float) -> str:
     if not math.isfinite(value):
-        return "never (no gap)"
+        return "-"
     return f"{math.ceil(value):,}"
 
 
+def new_table(title: str, columns: tuple[str, ...], left: tuple[str, ...] = ("bot", "match-up")) -> Table:
+    table = Table(title=title, title_justify="left")
+    for column in columns:
+        table.add_column(column, justify="left" if column in left else "right", overflow="fold")
+    return table
+
+
 def bot_table(summary: RunSummary) -> Table:
-    table = Table(title="Win rates and score differences per bot (95% intervals)")
-    for column in ("players", "bot", "games", "win rate", "95% interval", "fair", "score diff",
-                   "95% interval ", "more games to resolve gap",
-                   f"games to resolve ±{100 * summary.difference:g} pts"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table = new_table("Per bot: win rate and score difference to the other seats [95% interval]",
+                      ("players", "bot", "games", "win rate", "fair", "score diff", "more games¹",
+                       f"games for ±{100 * summary.difference:g} pt²"))
     for row in summary.by_bot.sort_values(["n_players", "win_rate"], ascending=[True, False]).itertuples():
-        table.add_row(str(row.n_players), row.bot, f"{row.games:,}", percent(row.win_rate),
-                      interval(row.win_low, row.win_high), percent(row.fair_share),
-                      f"{row.score_difference:+.2f}", interval(row.difference_low, row.difference_high, False),
+        table.add_row(str(row.n_players), row.bot, f"{row.games:,}",
+                      rate_with_interval(row.win_rate, row.win_low, row.win_high), f"{100 * row.fair_share:.1f}%",
+                      mean_with_interval(row.score_difference, row.difference_low, row.difference_high),
                       "resolved" if row.more_games_gap == 0 else count(row.more_games_gap),
                       count(row.games_for_difference))
+    table.caption = ("¹ further games until the gap to the fair share is significant (95%, power 80%); "
+                     f"² games to resolve a win-rate difference of {100 * summary.difference:g} point(s)")
     return table
 
 
 def seat_table(summary: RunSummary) -> Table:
-    table = Table(title="Win rate per seat (seat 1 starts)")
-    for column in ("players", "seat", "games", "win rate", "95% interval", "fair", "mean score"):
-        table.add_column(column, justify="right")
+    table = new_table("Per seat (seat 1 starts): win rate [95% interval]",
+                      ("players", "seat", "games", "win rate", "fair", "mean score"))
     for row in summary.by_seat.itertuples():
-        table.add_row(str(row.n_players), str(row.seat + 1), f"{row.games:,}", percent(row.win_rate),
-                      interval(row.win_low, row.win_high), percent(row.fair_share), f"{row.mean_score:.2f}")
+        table.add_row(str(row.n_players), str(row.seat + 1), f"{row.games:,}",
+                      rate_with_interval(row.win_rate, row.win_low, row.win_high),
+                      f"{100 * row.fair_share:.1f}%", f"{row.mean_score:.2f}")
     return table
 
 
 def matchup_table(summary: RunSummary) -> Table:
-    table = Table(title="Win rate per match-up")
-    for column in ("players", "match-up", "bot", "games", "win rate", "95% interval", "score diff"):
-        table.add_column(column, justify="left" if column in ("match-up", "bot") else "right")
+    table = new_table("Per match-up: each bot's win rate [95% interval]",
+                      ("players", "match-up", "bot", "games", "win rate", "score diff"))
+    previous = None
     for row in summary.by_matchup.itertuples():
-        table.add_row(str(row.n_players), row.matchup, row.bot, f"{row.games:,}", percent(row.win_rate),
-                      interval(row.win_low, row.win_high), f"{row.score_difference:+.2f}")
+        first = (row.n_players, row.matchup) != previous
+        previous = (row.n_players, row.matchup)
+        table.add_row(str(row.n_players) if first else "", row.matchup if first else "", row.bot,
+                      f"{row.games:,}", rate_with_interval(row.win_rate, row.win_low, row.win_high),
+                      f"{row.score_difference:+.2f}", end_section=False)
     return table
 
 
 def rating_table(summary: RunSummary) -> Table:
-    table = Table(title="Bradley-Terry rating from every pair of seats (Elo scale, 95% interval)")
-    for column in ("bot", "rating", "95% interval", "comparisons"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table = new_table("Bradley-Terry rating from every pair of seats (Elo scale) [95% interval]",
+                      ("bot", "rating", "comparisons"))
     for row in summary.ratings.itertuples():
-        span = "-" if not math.isfinite(row.low) else f"{row.low:.0f} .. {row.high:.0f}"
-        table.add_row(row.bot, f"{row.rating:.0f}", span, f"{row.comparisons:,.0f}")
+        span = "" if not math.isfinite(row.low) else f" [{row.low:.0f}, {row.high:.0f}]"
+        table.add_row(row.bot, f"{row.rating:.0f}{span}", f"{row.comparisons:,.0f}")
     return table
 
 
