@@ -11,7 +11,7 @@ a player at the table sees: public state and the bot's own hand (state.py, Q21).
 """
 import numpy as np
 
-from sim.core.kernels import inline_kernel, kernel
+from sim.core.kernels import inline_game_kernel, game_kernel
 
 from sim.core.engine import BotSeat, ConfigError
 from sim.core.random_streams import below, pick_by_counts, uniform
@@ -24,7 +24,8 @@ from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_T
                                      INTRIGUE_TWO_FROM_OWN, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH,
                                      OPTION_PAY_1, PLACE, PLACE_FOUR, PURPOSE_CONDE, RETRIEVE,
                                      RETRIEVE_FOUR, SKIP)
-from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS
+from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, TRACE_ON
+from sim.louis_xiv.turn_options import best_turn_option, list_turn_options
 from strategies.parameters import Parameter, parameter_vector
 
 RANDOM = 0
@@ -74,7 +75,7 @@ def resolve_bot(name: str, overrides: dict | None = None) -> BotSeat:
     return BotSeat(name=name, family=FAMILIES[name], params=params)
 
 
-@inline_kernel
+@inline_game_kernel
 def bot_rng_source(player):
     return C.SOURCE_BOT + player
 
@@ -84,7 +85,7 @@ def bot_rng_source(player):
 # worth (greedy)
 # ---------------------------------------------------------------------------------------------
 
-@kernel
+@game_kernel
 def needed_tokens(state, data, player, needed):
     """needed[kind] = 1 if a mission card in hand names that token and the player has none."""
     needed[:] = 0
@@ -100,14 +101,14 @@ def needed_tokens(state, data, player, needed):
                 needed[kind] = 1
 
 
-@inline_kernel
+@inline_game_kernel
 def token_value_given(kind, needed, params):
     if kind == C.CROWN:
         return params[VALUE_CROWN]
     return params[VALUE_TOKEN] + needed[kind] * params[VALUE_NEEDED_TOKEN]
 
 
-@inline_kernel
+@inline_game_kernel
 def gift_value_given(data, courtier, needed, params):
     value = 0.0
     if data.gift_token[courtier] >= 0:
@@ -122,10 +123,11 @@ def gift_value_given(data, courtier, needed, params):
     return value
 
 
-@kernel
+@game_kernel
 def fill_gift_values(data, needed, params, values):
-    """values[k]: the worth of courtier k's gift (arrays bound once: each attribute read of a
-    record costs a reference-count update)."""
+    """values[k]: the worth of courtier k's gift, as ``gift_value_given`` (arrays and parameters
+    bound once: a parameter read from ``params`` would be reloaded after every store into
+    ``values``, which numba cannot prove is a different array)."""
     gift_token = data.gift_token
     gift_coats = data.gift_coats
     gift_gold = data.gift_gold
@@ -134,28 +136,39 @@ def fill_gift_values(data, needed, params, values):
     gift_place_any = data.gift_place_any
     gift_place_on_count = data.gift_place_on_count
     gift_retrieve = data.gift_retrieve
+    value_crown = params[VALUE_CROWN]
+    value_token = params[VALUE_TOKEN]
+    value_needed_token = params[VALUE_NEEDED_TOKEN]
+    value_coat = params[VALUE_COAT]
+    value_gold = params[VALUE_GOLD]
+    value_influence_card = params[VALUE_INFLUENCE_CARD]
+    value_intrigue_card = params[VALUE_INTRIGUE_CARD]
+    value_marker = params[VALUE_MARKER]
     for courtier in range(values.shape[0]):
         value = 0.0
-        if gift_token[courtier] >= 0:
-            value += token_value_given(gift_token[courtier], needed, params)
-        value += gift_coats[courtier] * params[VALUE_COAT]
-        value += gift_gold[courtier] * params[VALUE_GOLD]
-        value += gift_influence_cards[courtier] * params[VALUE_INFLUENCE_CARD]
-        value += gift_intrigue_cards[courtier] * params[VALUE_INTRIGUE_CARD]
+        kind = gift_token[courtier]
+        if kind == C.CROWN:
+            value += value_crown
+        elif kind >= 0:
+            value += value_token + needed[kind] * value_needed_token
+        value += gift_coats[courtier] * value_coat
+        value += gift_gold[courtier] * value_gold
+        value += gift_influence_cards[courtier] * value_influence_card
+        value += gift_intrigue_cards[courtier] * value_intrigue_card
         value += gift_place_any[courtier] * 0.5
         value += gift_place_on_count[courtier] * 0.25
-        value += gift_retrieve[courtier] * params[VALUE_MARKER]
+        value += gift_retrieve[courtier] * value_marker
         values[courtier] = value
 
 
-@kernel
+@game_kernel
 def gift_value(state, data, player, courtier, params):
     needed = state.scratch_needed
     needed_tokens(state, data, player, needed)
     return gift_value_given(data, courtier, needed, params)
 
 
-@inline_kernel
+@inline_game_kernel
 def win_chance(lead, chance_lead, chance_lead_step, chance_tie):
     if lead >= 1:
         return min(0.97, chance_lead + (lead - 1) * chance_lead_step)
@@ -164,7 +177,7 @@ def win_chance(lead, chance_lead, chance_lead_step, chance_tie):
     return 0.02
 
 
-@inline_kernel
+@inline_game_kernel
 def holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
                         value_marker, value_gold, crown_bonus):
     """Expected worth of holding ``mine`` markers on a courtier where the best other colour
@@ -188,13 +201,19 @@ def holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, c
     return value
 
 
-@kernel
+@game_kernel
 def fill_holding_gains(state, data, player, params, gains):
     """gains[k, c]: the value gained by adding c more markers to courtier k (c < gains.shape[1])."""
     needed = state.scratch_needed
     needed_tokens(state, data, player, needed)
     gifts = state.scratch_gifts
     fill_gift_values(data, needed, params, gifts)
+    fill_holding_gains_given(state, data, player, params, gifts, gains)
+
+
+@game_kernel
+def fill_holding_gains_given(state, data, player, params, gifts, gains):
+    """``fill_holding_gains`` with the gift values ``gifts`` already known."""
     chance_lead = params[CHANCE_LEAD]
     chance_lead_step = params[CHANCE_LEAD_STEP]
     chance_tie = params[CHANCE_TIE]
@@ -209,48 +228,127 @@ def fill_holding_gains(state, data, player, params, gains):
     courtier_value = data.courtier_value
     longest = gains.shape[1]
     for courtier in range(C.N_COURTIERS):
-        gift = gifts[courtier]
-        others = 0
+        courtier_holding_gains(markers, courtier, player, n_colours, courtier_mode[courtier, side[courtier]],
+                               courtier_value[courtier, side[courtier]], courtier == louis_courtier,
+                               gifts[courtier], chance_lead, chance_lead_step, chance_tie, value_marker, value_gold,
+                               crown_bonus, gains[courtier], longest)
+
+
+@inline_game_kernel
+def courtier_holding_gains(markers, courtier, player, n_colours, mode, printed, louis, gift, chance_lead,
+                           chance_lead_step, chance_tie, value_marker, value_gold, crown_bonus, row, longest):
+    """row[c] for c < longest: the value gained by adding c markers to one courtier."""
+    others = 0
+    for colour in range(n_colours):
+        if colour != player and markers[courtier, colour] > others:
+            others = markers[courtier, colour]
+    mine = markers[courtier, player]
+    base = holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
+                               chance_tie, value_marker, value_gold, crown_bonus)
+    row[0] = 0.0
+    for extra in range(1, longest):
+        row[extra] = holding_value_given(mine + extra, others, mode, printed, louis, gift, chance_lead,
+                                         chance_lead_step, chance_tie, value_marker, value_gold, crown_bonus) - base
+
+
+@game_kernel
+def prepare_influence_phase(state, data, bot_family, bot_params):
+    """Start of the influence phase: what each courtier's gift is worth to each greedy player,
+    into ``state.phase_gifts``. Tokens and mission cards do not change during the phase
+    (§4.2), so neither do these values; each turn then needs only the holding values."""
+    for player in range(state.game[N_PLAYERS]):
+        if bot_family[player] == GREEDY:
+            needed = state.scratch_needed
+            needed_tokens(state, data, player, needed)
+            fill_gift_values(data, needed, bot_params[player], state.phase_gifts[player])
+            state.phase_markers[player, :, :] = -1  # no holding gains kept yet
+
+
+@game_kernel
+def phase_influence_gains(state, data, player, params):
+    """``influence_gains`` during the influence phase, into the whole ``state.scratch_gains``:
+    a courtier's holding gains are recomputed only when its markers changed since this player's
+    last turn (most do not; the sides, Louis XIV and the gift values stay as they are during the
+    phase), the others are the ones kept in ``state.phase_gains``."""
+    longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
+    chance_lead = params[CHANCE_LEAD]
+    chance_lead_step = params[CHANCE_LEAD_STEP]
+    chance_tie = params[CHANCE_TIE]
+    value_marker = params[VALUE_MARKER]
+    value_gold = params[VALUE_GOLD]
+    crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
+    n_colours = state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
+    louis_courtier = state.game[LOUIS_COURTIER]
+    markers = state.markers
+    side = state.side
+    courtier_mode = data.courtier_mode
+    courtier_value = data.courtier_value
+    gifts = state.phase_gifts[player]
+    kept = state.phase_gains[player]
+    kept_for = state.phase_markers[player]
+    gains = state.scratch_gains
+    for courtier in range(C.N_COURTIERS):
+        changed = False
         for colour in range(n_colours):
-            if colour != player and markers[courtier, colour] > others:
-                others = markers[courtier, colour]
-        mode = courtier_mode[courtier, side[courtier]]
-        printed = courtier_value[courtier, side[courtier]]
-        louis = courtier == louis_courtier
-        mine = markers[courtier, player]
-        base = holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
-                                   chance_tie, value_marker, value_gold, crown_bonus)
-        gains[courtier, 0] = 0.0
-        for extra in range(1, longest):
-            gains[courtier, extra] = holding_value_given(mine + extra, others, mode, printed, louis, gift,
-                                                         chance_lead, chance_lead_step, chance_tie, value_marker,
-                                                         value_gold, crown_bonus) - base
+            if kept_for[courtier, colour] != markers[courtier, colour]:
+                changed = True
+        if changed:
+            for colour in range(n_colours):
+                kept_for[courtier, colour] = markers[courtier, colour]
+            courtier_holding_gains(markers, courtier, player, n_colours, courtier_mode[courtier, side[courtier]],
+                                   courtier_value[courtier, side[courtier]], courtier == louis_courtier,
+                                   gifts[courtier], chance_lead, chance_lead_step, chance_tie, value_marker,
+                                   value_gold, crown_bonus, kept[courtier], kept.shape[1])
+        for extra in range(longest + 1):
+            gains[courtier, extra] = kept[courtier, extra]
+    add_influence_noise(state, player, params, gains, longest)
 
 
 # ---------------------------------------------------------------------------------------------
 # Decision points
 # ---------------------------------------------------------------------------------------------
 
-@kernel
+PLACE_FOUR_COST = 1.0   # greedy: what spending the once-per-phase DB-PLACE4 costs a turn's score
+CARD_SWAP_SCORE = 0.2   # greedy: the worth of a B-CARDSWAP turn
+
+
+@game_kernel
+def choose_influence_turn(state, data, rules, player, moves, family, params):
+    """§4.2 step 2: which influence turn; returns its row in ``moves``. The random bot lists the
+    legal turns and draws one; the greedy bot scores them as they are enumerated
+    (sim/louis_xiv/turn_options.py) and gets the same choice as ``choose_influence_move`` on
+    the listed rows, without writing them. Only during the influence phase (the greedy bot
+    keeps values from ``prepare_influence_phase`` on)."""
+    if family == RANDOM:
+        n_moves = list_turn_options(state, data, rules, player, moves)
+        return below(state.streams, bot_rng_source(player), n_moves)
+    if state.game[TRACE_ON] != 0:
+        # A replay log shows all path columns of the chosen row, and for a card played for
+        # nothing (Q8/Q9) those are left over from earlier listings: list as before, so that
+        # replay logs stay what they were.
+        n_moves = list_turn_options(state, data, rules, player, moves)
+        return choose_influence_move(state, data, player, moves, n_moves, family, params)
+    phase_influence_gains(state, data, player, params)
+    retrieve_worth = influence_retrieve_worth(state, player, params)
+    # the whole gains table (contiguous): no placement is longer than the columns filled
+    best_turn_option(state, data, rules, player, moves, state.scratch_gains, retrieve_worth,
+                     -PLACE_FOUR_COST, influence_skip_score(data, params), CARD_SWAP_SCORE)
+    return 0
+
+
+@game_kernel
 def choose_influence_move(state, data, player, moves, n_moves, family, params):
-    """§4.2 step 2: which influence turn (index into the move buffer)."""
+    """§4.2 step 2: which of the ``n_moves`` listed influence turns (index into ``moves``)."""
     source = bot_rng_source(player)
     if family == RANDOM:
         return below(state.streams, source, n_moves)
-    # value of adding c markers to each courtier, with a little noise per courtier so that
-    # equally good moves are chosen between at random
-    longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    fill_gift_values(data, needed, params, state.scratch_gifts)
+    longest = influence_gains(state, data, player, params, state.scratch_gifts)
     gains = state.scratch_gains[:, :longest + 1]
-    fill_holding_gains(state, data, player, params, gains)
-    noise = params[NOISE]
-    if noise > 0.0:
-        for courtier in range(C.N_COURTIERS):
-            jitter = noise * uniform(state.streams, source)
-            for extra in range(1, longest + 1):
-                gains[courtier, extra] += jitter
-    own = state.own_supply[player]
     general = state.general_supply[player]
-    retrieve_worth = params[VALUE_MARKER] * (2.0 if own <= params[RETRIEVE_BELOW] else 0.5)
+    retrieve_worth = influence_retrieve_worth(state, player, params)
     best = 0
     best_score = -1e18
     for index in range(n_moves):
@@ -260,7 +358,7 @@ def choose_influence_move(state, data, player, moves, n_moves, family, params):
             for step in range(moves[index, MOVE_LENGTH]):
                 score += gains[moves[index, MOVE_PATH + 2 * step], moves[index, MOVE_PATH + 2 * step + 1]]
             if kind == PLACE_FOUR:
-                score -= 1.0
+                score -= PLACE_FOUR_COST
         elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
             if kind == RETRIEVE_FOUR:
                 wanted = data.numbers[RETRIEVE_FOUR_COUNT]
@@ -270,18 +368,54 @@ def choose_influence_move(state, data, player, moves, n_moves, family, params):
                 wanted = data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
             score = min(wanted, general) * retrieve_worth
             if kind == RETRIEVE_FOUR:
-                score -= 1.0
+                score -= PLACE_FOUR_COST
         elif kind == SKIP:
-            score = 0.5 - data.numbers[LB_SKIP_COST] * params[VALUE_GOLD]
+            score = influence_skip_score(data, params)
         elif kind == CARD_SWAP:
-            score = 0.2
+            score = CARD_SWAP_SCORE
         if score > best_score:
             best_score = score
             best = index
     return best
 
 
-@kernel
+@game_kernel
+def influence_gains(state, data, player, params, gifts):
+    """Greedy: the value of adding c markers to each courtier (whose gifts are worth ``gifts``),
+    in ``state.scratch_gains[:, c]`` for c <= the returned longest placement, with a little
+    noise per courtier so that equally good moves are chosen between at random."""
+    longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
+    gains = state.scratch_gains[:, :longest + 1]
+    fill_holding_gains_given(state, data, player, params, gifts, gains)
+    add_influence_noise(state, player, params, gains, longest)
+    return longest
+
+
+@game_kernel
+def add_influence_noise(state, player, params, gains, longest):
+    """The same random jitter on every gain of a courtier (one draw per courtier)."""
+    noise = params[NOISE]
+    if noise > 0.0:
+        streams = state.streams
+        source = bot_rng_source(player)
+        for courtier in range(C.N_COURTIERS):
+            jitter = noise * uniform(streams, source)
+            for extra in range(1, longest + 1):
+                gains[courtier, extra] += jitter
+
+
+@inline_game_kernel
+def influence_retrieve_worth(state, player, params):
+    """Greedy: the worth of each marker a retrieval brings back, more when the own supply is low."""
+    return params[VALUE_MARKER] * (2.0 if state.own_supply[player] <= params[RETRIEVE_BELOW] else 0.5)
+
+
+@inline_game_kernel
+def influence_skip_score(data, params):
+    return 0.5 - data.numbers[LB_SKIP_COST] * params[VALUE_GOLD]
+
+
+@game_kernel
 def choose_card_to_spend(state, data, player, family, params):
     """DB-PLACE4: which influence card is played as the joker of 4."""
     if family == RANDOM:
@@ -297,7 +431,7 @@ def choose_card_to_spend(state, data, player, family, params):
     return best if best >= 0 else C.JOKER
 
 
-@kernel
+@game_kernel
 def use_optional_ability(state, data, player, ability, family, params):
     """Whether to use an optional ability now (LB-MARKER, DB-INTRIGUE, DB-CARDFORMARKER,
     start-of-phase placements)."""
@@ -310,7 +444,7 @@ def use_optional_ability(state, data, player, ability, family, params):
     return True
 
 
-@kernel
+@game_kernel
 def choose_income(state, data, player, family, params):
     """B-INCOME: 2 gold, 1 gold + 1 marker, or 2 markers (general -> own)."""
     if family == RANDOM:
@@ -322,7 +456,7 @@ def choose_income(state, data, player, family, params):
     return INCOME_TWO_GOLD
 
 
-@kernel
+@game_kernel
 def choose_markers_to_retrieve(state, data, player, maximum, family, params):
     """DB-MARKERS3: how many markers (0..maximum) to move general -> own."""
     if family == RANDOM:
@@ -330,7 +464,7 @@ def choose_markers_to_retrieve(state, data, player, maximum, family, params):
     return maximum
 
 
-@kernel
+@game_kernel
 def choose_intrigue(state, data, player, courtier, family, params):
     """§4.3 step 1: play this courtier's intrigue card, and how."""
     general = state.general_supply[player]
@@ -363,7 +497,7 @@ def choose_intrigue(state, data, player, courtier, family, params):
     return INTRIGUE_NONE
 
 
-@kernel
+@game_kernel
 def choose_once_first(state, data, player, courtier, family, params):
     """DB-ONCEFIRST: win this tie for most (once per evaluation phase)?"""
     if family == RANDOM:
@@ -371,7 +505,7 @@ def choose_once_first(state, data, player, courtier, family, params):
     return gift_value(state, data, player, courtier, params) > params[VALUE_COAT]
 
 
-@kernel
+@game_kernel
 def choose_bribe(state, data, player, courtier, cost, family, params):
     """§4.3.1: pay the bribe for this courtier's gift?"""
     if family == RANDOM:
@@ -379,7 +513,7 @@ def choose_bribe(state, data, player, courtier, cost, family, params):
     return gift_value(state, data, player, courtier, params) * params[BRIBE_WILLINGNESS] >= cost * params[VALUE_GOLD]
 
 
-@kernel
+@game_kernel
 def choose_courtier_for_marker(state, data, player, purpose, family, params):
     """Condé's marker or DB-ENDPLACE: which courtier (0..11), or -1 for none where optional."""
     if family == RANDOM:
@@ -391,7 +525,7 @@ def choose_courtier_for_marker(state, data, player, purpose, family, params):
     return np.argmax(gains[:, 1])
 
 
-@kernel
+@game_kernel
 def choose_maintenon_count(state, data, player, maximum, family, params):
     """Maintenon: how many markers (0..maximum) to put on her named courtier."""
     if family == RANDOM:
@@ -399,7 +533,7 @@ def choose_maintenon_count(state, data, player, maximum, family, params):
     return maximum
 
 
-@inline_kernel
+@inline_game_kernel
 def payment_cost(option, needed, params):
     cost = 0.0
     for slot in range(2):
@@ -407,7 +541,7 @@ def payment_cost(option, needed, params):
     return cost
 
 
-@kernel
+@game_kernel
 def choose_mission_play(state, data, player, options, n_options, family, params):
     """§4.5 step 1: which (card, payment) to play, or -1 to end the mission turn."""
     if family == RANDOM:
@@ -424,7 +558,7 @@ def choose_mission_play(state, data, player, options, n_options, family, params)
     return best  # a mission is 5 points: always worth the tokens
 
 
-@kernel
+@game_kernel
 def choose_mission_deck(state, data, player, family, params):
     """§4.5 step 2: which non-empty mission deck to draw from."""
     if family == RANDOM:
@@ -448,7 +582,7 @@ def choose_mission_deck(state, data, player, family, params):
     return best
 
 
-@kernel
+@game_kernel
 def choose_token_swap(state, data, player, family, params):
     """LB-TOKENSWAP: which non-crown token to trade for a crown, or -1."""
     if family == RANDOM:
@@ -470,7 +604,7 @@ def choose_token_swap(state, data, player, family, params):
     return -1
 
 
-@kernel
+@game_kernel
 def any_payable(state, data, player):
     """Some mission card in hand can be paid for now (§4.5)."""
     tokens = state.tokens[player]
@@ -482,7 +616,7 @@ def any_payable(state, data, player):
     return False
 
 
-@kernel
+@game_kernel
 def choose_mission_swap(state, data, player, family, params, chosen):
     """LB-MISSIONSWAP: up to 2 hand cards to put under their decks; returns how many, cards in
     ``chosen``."""
@@ -517,7 +651,7 @@ def choose_mission_swap(state, data, player, family, params, chosen):
     return taken
 
 
-@kernel
+@game_kernel
 def choose_token_to_return(state, data, player, family, params):
     """§4.5 step 5: which token to give back (for a coat) when holding too many."""
     if family == RANDOM:

@@ -10,12 +10,22 @@ cost ~300 ns per call (an atomic update per array); a namedtuple with ``_nrt=Fal
 reference counting) was still 30% slower than records, as every call copies every array's
 shape, strides and pointers.
 
-Under ``NUMBA_DISABLE_JIT=1`` both are plain Python functions.
+``game_kernel`` / ``inline_game_kernel`` are for game-loop kernels that only *borrow* arrays
+(from records, arguments or slices of them) and never allocate or return an array: they are
+compiled without numba's reference counting (``_nrt=False``). Each record field read otherwise
+costs an atomic increment/decrement pair (~6-8 ns), thousands of times per game: Louis XIV with
+4 greedy bots went from 7,400 to 11,000 games/s with this alone. ``error_model="numpy"`` drops
+the division-by-zero checks (the rules never divide by zero). A kernel that allocates (``np.zeros``,
+``.copy()``, building a record) must stay a ``kernel``; calling either kind from the other is fine.
+
+Under ``NUMBA_DISABLE_JIT=1`` all are plain Python functions.
 """
 from numba import njit
 
 kernel = njit(cache=True)
 inline_kernel = njit(cache=True, inline="always")
+game_kernel = njit(cache=True, _nrt=False, error_model="numpy")
+inline_game_kernel = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 
 
 @inline_kernel

@@ -8,6 +8,9 @@ call and made a game ~20x slower. Under ``NUMBA_DISABLE_JIT=1`` a record is a pl
 On the Python side a record built from arrays keeps them, so attribute access, pickling (joblib
 workers) and equality need no compiled getters.
 
+Field reads do not need numba's reference counting (the record keeps its arrays alive), so
+kernels compiled with ``_nrt=False`` can read them (``game_kernel``, sim/core/kernels.py).
+
 Define a record with ``define_array_record(name, fields, module_globals)``; it creates the
 StructRef type class ``<name>Type`` and the proxy class ``<name>`` in the calling module, so
 numba's cache can find both by name.
@@ -15,7 +18,11 @@ numba's cache can find both by name.
 from collections import namedtuple
 
 from numba import config, njit
-from numba.core import types
+from numba.core import cgutils, imputils, types
+from numba.core.datamodel import default_manager, models
+from numba.core.extending import infer_getattr, lower_getattr_generic, lower_setattr_generic
+from numba.core.runtime.nrtdynmod import _meminfo_struct_type
+from numba.core.typing.templates import AttributeTemplate
 from numba.experimental import structref
 
 
@@ -77,7 +84,7 @@ def define_array_record(name, fields, module_globals):
         return record, arrays_type
     type_class = type(name + "Type", (types.StructRef,), {"preprocess_fields": _preprocess_fields,
                                                          "__module__": module})
-    structref.register(type_class)
+    _register(type_class)
     module_globals[name + "Type"] = type_class
 
     def from_arrays(cls, arrays):
@@ -90,3 +97,44 @@ def define_array_record(name, fields, module_globals):
     structref.define_proxy(proxy, type_class, list(fields))
     module_globals[name] = proxy
     return proxy, arrays_type
+
+
+def _payload(context, builder, typ, value):
+    """The record's field struct, found by reading the data pointer of its meminfo directly:
+    numba's structref asks the runtime for it (``nrt.meminfo_data``), which refuses to compile
+    in a kernel built without reference counting (``_nrt=False``, sim/core/kernels.py)."""
+    meminfo = cgutils.create_struct_proxy(typ)(context, builder, value=value).meminfo
+    header = builder.bitcast(meminfo, _meminfo_struct_type.as_pointer())
+    data = builder.load(cgutils.gep(builder, header, 0, 3))
+    payload_type = typ.get_data_type()
+    pointer_type = context.data_model_manager[payload_type].get_value_type().as_pointer()
+    return cgutils.create_struct_proxy(payload_type)(context, builder, ref=builder.bitcast(data, pointer_type))
+
+
+def _register(type_class):
+    """structref.register with a field getter that also works without reference counting."""
+    default_manager.register(type_class, models.StructRefModel)
+
+    @infer_getattr
+    class RecordAttribute(AttributeTemplate):
+        key = type_class
+
+        def generic_resolve(self, typ, attr):
+            return typ.field_dict.get(attr)
+
+    @lower_getattr_generic(type_class)
+    def record_getattr(context, builder, typ, value, attr):
+        field = getattr(_payload(context, builder, typ, value), attr)
+        return imputils.impl_ret_borrowed(context, builder, typ.field_dict[attr], field)
+
+    @lower_setattr_generic(type_class)
+    def record_setattr(context, builder, sig, args, attr):
+        record_type, value_type = sig.args
+        record, value = args
+        payload = _payload(context, builder, record_type, record)
+        field_type = record_type.field_dict[attr]
+        value = context.cast(builder, value, value_type, field_type)
+        old = getattr(payload, attr)
+        context.nrt.incref(builder, field_type, value)
+        context.nrt.decref(builder, field_type, old)
+        setattr(payload, attr, value)

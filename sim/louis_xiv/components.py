@@ -3,7 +3,7 @@
 Supplies that run out (rules Q14/A7): by default an unlimited virtual supply replaces them and
 an ``exhausted_*`` counter records it; with the ``strict_supplies`` switch the item is lost.
 """
-from sim.core.kernels import inline_kernel, kernel
+from sim.core.kernels import inline_game_kernel, game_kernel
 
 from sim.core.random_streams import below, pick_by_counts
 from sim.louis_xiv import constants as C
@@ -15,7 +15,7 @@ from sim.louis_xiv.state import (EXHAUSTED_COATS, EXHAUSTED_GOLD, EXHAUSTED_TOKE
                                  trace_event)
 
 
-@kernel
+@game_kernel
 def take_token(state, rules, player, kind):
     """A mission token from its pile (§1.4); returns 1 if the player got it."""
     if state.token_pile[kind] > 0:
@@ -30,13 +30,13 @@ def take_token(state, rules, player, kind):
     return 1
 
 
-@kernel
+@game_kernel
 def return_token(state, player, kind):
     state.tokens[player, kind] -= 1
     state.token_pile[kind] += 1
 
 
-@kernel
+@game_kernel
 def draw_coats(state, rules, player, count, stat):
     """``count`` coats of arms drawn face down at random (§5); counted under ``stat``."""
     got = 0
@@ -56,7 +56,7 @@ def draw_coats(state, rules, player, count, stat):
     return got
 
 
-@kernel
+@game_kernel
 def bank_gold(state, data):
     """Gold left in the bank: the total minus what players hold (gold only moves bank <-> players)."""
     held = 0
@@ -65,7 +65,7 @@ def bank_gold(state, data):
     return data.numbers[BANK_GOLD] - held
 
 
-@kernel
+@game_kernel
 def gain_gold(state, data, rules, player, amount):
     available = bank_gold(state, data)
     if available < amount:
@@ -76,7 +76,7 @@ def gain_gold(state, data, rules, player, amount):
     state.gold[player] += amount
 
 
-@kernel
+@game_kernel
 def retrieve_markers(state, player, count):
     """Move up to ``count`` own markers general -> own supply; returns how many moved."""
     moved = min(count, state.general_supply[player])
@@ -85,7 +85,7 @@ def retrieve_markers(state, player, count):
     return moved
 
 
-@kernel
+@game_kernel
 def place_from_general(state, player, courtier, count):
     """Markers from the general supply onto a courtier; when the general supply is short the
     player may use his own supply instead (§6 general remark). Returns how many were placed."""
@@ -102,7 +102,7 @@ def place_from_general(state, player, courtier, count):
     return placed
 
 
-@kernel
+@game_kernel
 def draw_influence_card(state, player):
     """Top card of the influence deck into the hand; -1 if the deck is empty (Q15)."""
     position = state.game[INFLUENCE_POSITION]
@@ -114,7 +114,7 @@ def draw_influence_card(state, player):
     return card
 
 
-@kernel
+@game_kernel
 def draw_intrigue_card(state, player):
     """Top intrigue card into the hand; -1 if the deck is empty (Q15)."""
     if state.game[INTRIGUE_COUNT] == 0:
@@ -128,7 +128,7 @@ def draw_intrigue_card(state, player):
     return card
 
 
-@kernel
+@game_kernel
 def intrigue_card_under_deck(state, courtier):
     capacity = state.intrigue_deck.shape[0]
     bottom = (state.game[INTRIGUE_HEAD] + state.game[INTRIGUE_COUNT]) % capacity
@@ -136,7 +136,7 @@ def intrigue_card_under_deck(state, courtier):
     state.game[INTRIGUE_COUNT] += 1
 
 
-@kernel
+@game_kernel
 def draw_mission_card(state, player, colour):
     """Top card of one mission deck into the hand; -1 if that deck is empty."""
     if state.mission_deck_count[colour] == 0:
@@ -149,7 +149,7 @@ def draw_mission_card(state, player, colour):
     return card
 
 
-@kernel
+@game_kernel
 def mission_card_under_deck(state, data, player, card):
     colour = data.mission_colour[card]
     capacity = state.mission_deck.shape[1]
@@ -159,30 +159,30 @@ def mission_card_under_deck(state, data, player, card):
     state.mission_hand[player, card] = 0
 
 
-@kernel
+@game_kernel
 def markers_on_courtiers(state, player):
     return state.markers[:, player].sum()
 
 
-@kernel
+@game_kernel
 def owns(state, player, ability):
     return state.ability_count[player, ability] > 0
 
 
-@kernel
+@game_kernel
 def ability_used(state, player, ability, detail):
     """Count one use of a mission ability (seats table) and log it."""
     state.ability_uses[player, ability] += 1
     trace_event(state, E.ABILITY_USED, player, ability, detail, 0, 0, 0, 0)
 
 
-@inline_kernel
+@inline_game_kernel
 def pays_for(token, cost):
     """A crown replaces any token; a "?" cost takes any token, crowns included (§4.5)."""
     return cost == C.ANY_TOKEN or token == cost or token == C.CROWN
 
 
-@kernel
+@game_kernel
 def list_card_payments(tokens, mission_cost, card, payments):
     """The ways to pay ``card`` with ``tokens`` (§4.5 step 1): rows (token for the first cost,
     token for the second) into ``payments``, each multiset of tokens once; returns the count."""

@@ -54,9 +54,11 @@ class LouisXIVEngine:
         self._check(n_players, bots)
         data = setup.data
         rows_per_game = int(data.numbers[ROUNDS]) * C.N_COURTIERS
-        game_rows = np.zeros((n_games, len(R.GAME_COLUMNS)), dtype=np.int32)
-        seat_rows = np.zeros((n_games * n_players, len(R.SEAT_COLUMNS)), dtype=np.int32)
-        courtier_rows = np.zeros((n_games * rows_per_game, len(R.COURTIER_COLUMNS)), dtype=np.int32)
+        # column-major, so that each table column is one contiguous block that ``columns`` hands
+        # out without copying (a copy measured ~2-4 us per game, mostly page faults)
+        game_rows = result_matrix(n_games, R.GAME_COLUMNS)
+        seat_rows = result_matrix(n_games * n_players, R.SEAT_COLUMNS)
+        courtier_rows = result_matrix(n_games * rows_per_game, R.COURTIER_COLUMNS)
         families, params = bot_arrays(bots)
         play_chunk_kernel(new_state(data), data, setup.rules, n_players, seed, first_game, n_games,
                           families, params, new_move_buffer(), new_option_buffer(),
@@ -80,16 +82,21 @@ class LouisXIVEngine:
         data = setup.data
         state = new_state(data, TRACE_CAPACITY)
         families, params = bot_arrays(bots)
-        courtier_rows = np.zeros((int(data.numbers[ROUNDS]) * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int32)
+        courtier_rows = result_matrix(int(data.numbers[ROUNDS]) * C.N_COURTIERS, R.COURTIER_COLUMNS)
         scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
         play_game(state, data, setup.rules, n_players, seed, game_index, families, params,
                   new_move_buffer(), new_option_buffer(), courtier_rows, 0, scores, 1)
         return state, scores
 
 
+def result_matrix(n_rows: int, names) -> np.ndarray:
+    """A zeroed int32 kernel result matrix, one row per table row, stored column by column."""
+    return np.zeros((n_rows, len(names)), dtype=np.int32, order="F")
+
+
 def columns(matrix: np.ndarray, names) -> dict[str, np.ndarray]:
     """Named columns of a kernel result matrix (int32 throughout, so every chunk of a run has
-    the same Parquet schema)."""
+    the same Parquet schema); views, not copies, for a column-major ``result_matrix``."""
     return {name: np.ascontiguousarray(matrix[:, index]) for index, name in enumerate(names)}
 
 

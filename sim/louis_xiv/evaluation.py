@@ -5,7 +5,7 @@ rule, gifts (§5) and bribes, where every marker goes, and flipping.
 Each evaluation also writes one row of the courtiers table (``results.C_*``), holding every
 input and outcome so analysts can re-derive it.
 """
-from sim.core.kernels import copy_into, kernel
+from sim.core.kernels import copy_into, game_kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -25,7 +25,7 @@ from strategies.louis_xiv import (choose_bribe, choose_courtier_for_marker, choo
 CASE_NONE, CASE_A, CASE_B, CASE_C, CASE_D, CASE_E = range(6)
 
 
-@kernel
+@game_kernel
 def evaluation_phase(state, data, rules, bot_family, bot_params, courtier_rows, first_row):
     """Evaluate courtiers 1..12 in order; returns the number of rows written."""
     # DB-ONCEFIRST works once per evaluation phase (§6)
@@ -35,7 +35,7 @@ def evaluation_phase(state, data, rules, bot_family, bot_params, courtier_rows, 
     return C.N_COURTIERS
 
 
-@kernel
+@game_kernel
 def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row):
     """One courtier (§4.3 steps 1-6), written to its courtiers-table ``row``."""
     counts = state.scratch_counts
@@ -134,7 +134,7 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
         state.game[LOUIS_COURTIER] = -1  # step 6: Louis XIV returns to the bank
 
 
-@kernel
+@game_kernel
 def play_intrigue_cards(state, data, courtier, bot_family, bot_params, row):
     """§4.3 step 1: the holder of this courtier's intrigue card may play it: 1 marker from the
     general supply, or 1-2 from the own supply, onto the courtier; the card goes under the deck."""
@@ -160,7 +160,7 @@ def play_intrigue_cards(state, data, courtier, bot_family, bot_params, row):
             trace_event(state, E.INTRIGUE_PLAYED, player, courtier, option, added, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def offer_once_first(state, data, courtier, counts, top_count, bot_family, bot_params):
     """§4.3 step 2 / §6 DB-ONCEFIRST: a player tied for most may become the sole top holder
     (once per evaluation phase). Returns the seat that used it, or -1."""
@@ -175,7 +175,7 @@ def offer_once_first(state, data, courtier, counts, top_count, bot_family, bot_p
     return -1
 
 
-@kernel
+@game_kernel
 def louis_rule(counts, top, top_count, once_first, n_players):
     """§4.3.4, cases A-E, with Q4 (DB-ONCEFIRST: the other tied players are the second group)
     and Q19 (the imaginary player counts for majorities but receives nothing).
@@ -214,7 +214,7 @@ def louis_rule(counts, top, top_count, once_first, n_players):
     return CASE_B, crown, -1, free_mask, free_mask
 
 
-@kernel
+@game_kernel
 def hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, bot_family, bot_params):
     """Gift order (§4.3 general rules): the free recipients in seat order from the start player
     (the crown with the top holder's gift), then the second place under Louis XIV."""
@@ -229,7 +229,7 @@ def hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, bot_f
         apply_gift(state, data, rules, second, courtier, bot_family[second], bot_params[second])
 
 
-@kernel
+@game_kernel
 def bribe_cost(state, data, player, value):
     """The printed bribe minus DB-BRIBE-1's discount (Q13: never below zero)."""
     if state.ability_count[player, C.DB_BRIBE_1] > 0:
@@ -237,7 +237,7 @@ def bribe_cost(state, data, player, value):
     return value
 
 
-@kernel
+@game_kernel
 def offer_bribes(state, data, rules, courtier, counts, value, free_mask, second, bot_family, bot_params, row):
     """§4.3.1: on a gold side, every player with at least one marker there who did not already
     receive the gift may pay the bribe, in seat order from the start player (later players see
@@ -262,7 +262,7 @@ def offer_bribes(state, data, rules, courtier, counts, value, free_mask, second,
         apply_gift(state, data, rules, player, courtier, bot_family[player], bot_params[player])
 
 
-@kernel
+@game_kernel
 def apply_gift(state, data, rules, player, courtier, family, params):
     """§5: a courtier's gift, as described by the game data (token, coats, gold, cards,
     markers placed by Condé / Maintenon, markers retrieved)."""
@@ -286,7 +286,7 @@ def apply_gift(state, data, rules, player, courtier, family, params):
         retrieve_markers(state, player, data.gift_retrieve[courtier])
 
 
-@kernel
+@game_kernel
 def place_conde_marker(state, data, player, family, params):
     """Condé (§5, Q12, Q26): one own marker from the general supply onto any courtier,
     mandatory when the general supply has one, else optional from the own supply."""
@@ -300,7 +300,7 @@ def place_conde_marker(state, data, player, family, params):
         trace_event(state, E.CONDE_PLACEMENT, player, target, 0, 0, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def place_maintenon_markers(state, data, player, courtier, family, params):
     """Maintenon (§5, Q12): up to the given number of own markers from the general supply
     (own supply when short) onto her named courtier (5); optional, 0..count."""
@@ -310,7 +310,7 @@ def place_maintenon_markers(state, data, player, courtier, family, params):
     trace_event(state, E.MAINTENON, player, data.gift_place_on[courtier], placed, 0, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def return_markers(state, courtier, counts, to_general_mask, n_players):
     """§4.3 step 4: the evaluated markers leave the courtier: a winning top holder's to the
     general supply, everyone else's to their own supply, the imaginary player's to its pool."""

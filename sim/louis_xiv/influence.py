@@ -1,30 +1,31 @@
 """Phase 2 — Influence (rules §4.2): the imaginary player's placement (2 players), start-of-
 phase abilities, the turn loop of influence cards, DB-ENDPLACE, returning and reshuffling cards.
 
-Turn options are written into a move buffer, one row each (``MOVE_*`` columns), so the random
-bot draws uniformly among them, the greedy bot scores them, and a search bot can replay them.
+The legal turns are enumerated in turn_options.py (listed into a move buffer for the random bot,
+tests and search bots; scored on the fly by the greedy bot).
 """
-from sim.core.kernels import copy_into_2d, kernel
+from sim.core.kernels import copy_into_2d, game_kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
 from sim.louis_xiv.components import ability_used, draw_influence_card, place_from_general, retrieve_markers
 from sim.louis_xiv.data import (IMAGINARY_CARDS_REVEALED, IMAGINARY_ON_LOUIS, IMAGINARY_PER_CARD,
-                                LB_SKIP_COST, PLACE_COURTIER_CARD_COUNT, PLACE_FOUR_COUNT, PLACE_JOKER_COUNT)
+                                LB_SKIP_COST)
 from sim.louis_xiv.data import RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT, RETRIEVE_JOKER_COUNT
-from sim.louis_xiv.rules import PLACE_AT_LEAST_ONE_MARKER
+from sim.louis_xiv.turn_options import list_turn_options  # noqa: F401 - part of this phase's interface
 from sim.louis_xiv.setup import shuffle_influence_deck
 from sim.louis_xiv.state import (GOLD_SPENT_SKIP, IMAGINARY_ACTIVE, INFLUENCE_POSITION, INFLUENCE_TURNS, LOUIS_COURTIER,
                                  MARKERS_PLACED, MARKERS_RETRIEVED, N_PLAYERS, PLACE_TURNS, RETRIEVE_TURNS,
                                  hand_size, seat_order, trace_event)
-from sim.louis_xiv.decisions import (CARD_SWAP, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH, PLACE, PLACE_FOUR, PURPOSE_END_PLACEMENT, RETRIEVE,
-                                     RETRIEVE_FOUR, SKIP)
-from strategies.louis_xiv import (choose_card_to_spend, choose_courtier_for_marker, choose_influence_move,
-                                  use_optional_ability)
+from sim.louis_xiv.decisions import (CARD_SWAP, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH, PLACE_FOUR,
+                                     PURPOSE_END_PLACEMENT, RETRIEVE, RETRIEVE_FOUR, SKIP)
+from strategies.louis_xiv import (choose_card_to_spend, choose_courtier_for_marker, choose_influence_turn,
+                                  prepare_influence_phase, use_optional_ability)
 
-@kernel
+@game_kernel
 def influence_phase(state, data, rules, bot_family, bot_params, moves):
     reset_phase_uses(state)
+    prepare_influence_phase(state, data, bot_family, bot_params)
     if state.game[IMAGINARY_ACTIVE] != 0:
         imaginary_player_placement(state, data)
     start_of_phase_abilities(state, data, bot_family, bot_params)
@@ -33,13 +34,13 @@ def influence_phase(state, data, rules, bot_family, bot_params, moves):
     return_cards_and_reshuffle(state, data)
 
 
-@kernel
+@game_kernel
 def reset_phase_uses(state):
     """Once-per-phase abilities (§6): one use per played card."""
     copy_into_2d(state.uses_left, state.ability_count)
 
 
-@kernel
+@game_kernel
 def imaginary_player_placement(state, data):
     """§8 steps 1-3 (Q20): markers on Louis XIV's courtier, then on the courtiers of the next
     revealed influence cards (a joker is replaced by another card); revealed cards go to the
@@ -60,7 +61,7 @@ def imaginary_player_placement(state, data):
         found += 1
 
 
-@kernel
+@game_kernel
 def place_imaginary(state, courtier, count):
     count = min(count, state.own_supply[C.IMAGINARY])
     state.own_supply[C.IMAGINARY] -= count
@@ -68,7 +69,7 @@ def place_imaginary(state, courtier, count):
     trace_event(state, E.IMAGINARY_PLACED, courtier, count, 0, 0, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def start_of_phase_abilities(state, data, bot_family, bot_params):
     """§4.2 step 1 (order Q10): LB-TILE1..4, B-LOUIS, B-TILE5, B-TILE9, each optional: one own
     marker from the general supply (own supply if none there) onto the named courtier."""
@@ -86,7 +87,7 @@ def start_of_phase_abilities(state, data, bot_family, bot_params):
                     trace_event(state, E.START_PLACEMENT, player, ability, courtier, placed, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def influence_turns(state, data, rules, bot_family, bot_params, moves):
     """§4.2 step 2: clockwise from the start player, everyone with 2 or more cards takes a turn,
     until every player holds at most one card (uneven hands take extra turns at the end)."""
@@ -102,98 +103,14 @@ def influence_turns(state, data, rules, bot_family, bot_params, moves):
             break
 
 
-@kernel
+@game_kernel
 def take_influence_turn(state, data, rules, player, family, params, moves):
-    n_moves = list_turn_options(state, data, rules, player, moves)
-    choice = choose_influence_move(state, data, player, moves, n_moves, family, params)
+    """One turn: the bot picks among the legal turns (turn_options.py), which is then played."""
+    choice = choose_influence_turn(state, data, rules, player, moves, family, params)
     apply_move(state, data, player, moves[choice], family, params)
 
 
-@kernel
-def list_turn_options(state, data, rules, player, moves):
-    """Every legal turn (§4.2 step 2 a-d, DB-PLACE4) into ``moves``; returns the count."""
-    n_moves = 0
-    own = state.own_supply[player]
-    must_place = rules[PLACE_AT_LEAST_ONE_MARKER] != 0.0 and own > 0
-    for card in range(C.N_INFLUENCE_KINDS):
-        if state.influence_hand[player, card] == 0:
-            continue
-        if card == C.JOKER:
-            budget = min(data.numbers[PLACE_JOKER_COUNT], own)
-            n_moves = add_placements(moves, n_moves, data, PLACE, card, 0, C.N_COURTIERS, budget)
-            n_moves = add_simple(moves, n_moves, RETRIEVE, card)
-        else:
-            budget = min(data.numbers[PLACE_COURTIER_CARD_COUNT], own)
-            n_moves = add_placements(moves, n_moves, data, PLACE, card, card, card + 1, budget)
-            n_moves = add_simple(moves, n_moves, RETRIEVE, card)
-        if not must_place:
-            n_moves = add_simple(moves, n_moves, PLACE, card)  # Q8/Q9: the card played for nothing
-        if state.uses_left[player, C.B_CARDSWAP] > 0:
-            n_moves = add_simple(moves, n_moves, CARD_SWAP, card)
-    if state.uses_left[player, C.DB_PLACE4] > 0:
-        budget = min(data.numbers[PLACE_FOUR_COUNT], own)
-        n_moves = add_placements(moves, n_moves, data, PLACE_FOUR, -1, 0, C.N_COURTIERS, budget)
-        n_moves = add_simple(moves, n_moves, RETRIEVE_FOUR, -1)
-    if state.uses_left[player, C.LB_SKIP] > 0 and state.gold[player] >= data.numbers[LB_SKIP_COST]:
-        n_moves = add_simple(moves, n_moves, SKIP, -1)
-    return n_moves
-
-
-@kernel
-def add_simple(moves, n_moves, kind, card):
-    moves[n_moves, MOVE_KIND] = kind
-    moves[n_moves, MOVE_CARD] = card
-    moves[n_moves, MOVE_LENGTH] = 0
-    return n_moves + 1
-
-
-@kernel
-def add_path(moves, n_moves, kind, card, length, t1, c1, t2, c2, t3, c3, t4, c4):
-    row = moves[n_moves]
-    row[MOVE_KIND] = kind
-    row[MOVE_CARD] = card
-    row[MOVE_LENGTH] = length
-    row[MOVE_PATH] = t1
-    row[MOVE_PATH + 1] = c1
-    row[MOVE_PATH + 2] = t2
-    row[MOVE_PATH + 3] = c2
-    row[MOVE_PATH + 4] = t3
-    row[MOVE_PATH + 5] = c3
-    row[MOVE_PATH + 6] = t4
-    row[MOVE_PATH + 7] = c4
-    return n_moves + 1
-
-
-@kernel
-def add_placements(moves, n_moves, data, kind, card, first_start, end_start, budget):
-    """§4.2.1 formal definition: a simple path t1..tm of diagonally adjacent courtiers (all
-    distinct, so one direction per courtier and no fork), counts c1..cm >= 1 with
-    c1+..+cm <= budget; t1 is the card's courtier, or free for a joker and DB-PLACE4."""
-    adjacency = data.adjacency
-    degree = data.adjacency_count
-    for t1 in range(first_start, end_start):
-        for c1 in range(1, budget + 1):
-            n_moves = add_path(moves, n_moves, kind, card, 1, t1, c1, -1, 0, -1, 0, -1, 0)
-            for i2 in range(degree[t1]):
-                t2 = adjacency[t1, i2]
-                for c2 in range(1, budget - c1 + 1):
-                    n_moves = add_path(moves, n_moves, kind, card, 2, t1, c1, t2, c2, -1, 0, -1, 0)
-                    for i3 in range(degree[t2]):
-                        t3 = adjacency[t2, i3]
-                        if t3 == t1:
-                            continue
-                        for c3 in range(1, budget - c1 - c2 + 1):
-                            n_moves = add_path(moves, n_moves, kind, card, 3, t1, c1, t2, c2, t3, c3, -1, 0)
-                            for i4 in range(degree[t3]):
-                                t4 = adjacency[t3, i4]
-                                if t4 == t1 or t4 == t2:
-                                    continue
-                                for c4 in range(1, budget - c1 - c2 - c3 + 1):
-                                    n_moves = add_path(moves, n_moves, kind, card, 4, t1, c1, t2, c2, t3, c3, t4, c4)
-    return n_moves
-
-
-@kernel
+@game_kernel
 def apply_move(state, data, player, move, family, params):
     kind = move[MOVE_KIND]
     card = move[MOVE_CARD]
@@ -241,7 +158,7 @@ def apply_move(state, data, player, move, family, params):
                 move[MOVE_PATH + 6] * 16 + move[MOVE_PATH + 7], kind)
 
 
-@kernel
+@game_kernel
 def markers_retrieved_by(data, kind, card):
     """How many markers a retrieval moves at most (§4.2 b, DB-PLACE4): 3 with a courtier card,
     2 with a joker, 4 with DB-PLACE4 (numbers from the game data)."""
@@ -252,7 +169,7 @@ def markers_retrieved_by(data, kind, card):
     return data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
 
 
-@kernel
+@game_kernel
 def end_of_phase_placement(state, data, bot_family, bot_params):
     """§4.2 step 3: DB-ENDPLACE, one own marker from the general supply on any courtier."""
     for position in range(state.game[N_PLAYERS]):
@@ -266,7 +183,7 @@ def end_of_phase_placement(state, data, bot_family, bot_params):
                 trace_event(state, E.END_PLACEMENT, player, courtier, placed, 0, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def return_cards_and_reshuffle(state, data):
     """§4.2 step 4: everyone's last card goes back; all influence cards form a new deck."""
     state.influence_hand[:, :] = 0

@@ -3,7 +3,7 @@ chunk of games and fills preallocated result matrices (results.py); no Python pe
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import kernel, max_of
+from sim.core.kernels import game_kernel, max_of
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -19,7 +19,7 @@ from sim.louis_xiv.state import (EXHAUSTED_COATS, EXHAUSTED_GOLD, EXHAUSTED_TOKE
                                  N_PLAYERS, ROUND, START_SEAT, trace_event)
 
 
-@kernel
+@game_kernel
 def play_rounds(state, data, rules, bot_family, bot_params, moves, options, courtier_rows, first_row):
     """Rounds 1..4, each of four phases (§4); the start player passes left after each round."""
     n_rounds = data.numbers[ROUNDS]
@@ -37,7 +37,7 @@ def play_rounds(state, data, rules, bot_family, bot_params, moves, options, cour
     return row
 
 
-@kernel
+@game_kernel
 def play_game(state, data, rules, n_players, seed, game_index, bot_family, bot_params, moves, options,
               courtier_rows, first_row, scores, trace_on):
     """One complete game: a pure function of (data, rules, bots, seed, game index)."""
@@ -46,7 +46,7 @@ def play_game(state, data, rules, n_players, seed, game_index, bot_family, bot_p
     return end_of_game(state, data, rules, scores)
 
 
-@kernel
+@game_kernel
 def write_game_row(state, row, game_index, scores, winner_mask, decided_by_tiebreak):
     n_players = state.game[N_PLAYERS]
     best = max_of(scores, n_players)
@@ -80,7 +80,7 @@ def write_game_row(state, row, game_index, scores, winner_mask, decided_by_tiebr
     row[R.G_EXHAUSTED_GOLD] = state.game[EXHAUSTED_GOLD]
 
 
-@kernel
+@game_kernel
 def write_seat_rows(state, data, seat_rows, first_row, game_index, scores, winner_mask):
     n_players = state.game[N_PLAYERS]
     for player in range(n_players):
@@ -121,7 +121,7 @@ def write_seat_rows(state, data, seat_rows, first_row, game_index, scores, winne
             row[R.S_ABILITY_USES + ability] = state.ability_uses[player, ability]
 
 
-@njit(cache=True)  # allocates the scores vector, so not a ``kernel``
+@njit(cache=True)  # allocates the scores vector, so not a ``game_kernel``
 def play_chunk_kernel(state, data, rules, n_players, seed, first_game, n_games, bot_family, bot_params,
                       moves, options, game_rows, seat_rows, courtier_rows):
     """Play games first_game .. first_game + n_games - 1 and fill the three result matrices."""

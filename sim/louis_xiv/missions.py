@@ -1,7 +1,7 @@
 """Phase 4 — Missions (rules §4.5, §6): in seat order each player plays mission cards, paying
 two tokens each (a crown replaces any token, "?" takes any token), draws after each card,
 may use LB-TOKENSWAP and LB-MISSIONSWAP, and keeps at most one token (the rest become coats)."""
-from sim.core.kernels import copy_into, kernel
+from sim.core.kernels import copy_into, game_kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -16,7 +16,7 @@ from strategies.louis_xiv import (choose_mission_deck, choose_mission_play, choo
                                   choose_token_swap, choose_token_to_return)
 
 
-@kernel
+@game_kernel
 def missions_phase(state, data, rules, bot_family, bot_params, options):
     copy_into(state.uses_left[:, C.LB_TOKENSWAP], state.ability_count[:, C.LB_TOKENSWAP])
     swap_at_end = rules[MISSION_SWAP_AT_PHASE_END] != 0.0
@@ -34,7 +34,7 @@ def missions_phase(state, data, rules, bot_family, bot_params, options):
             mission_swaps(state, data, player, bot_family[player], bot_params[player])
 
 
-@kernel
+@game_kernel
 def play_missions(state, data, rules, player, family, params, options):
     """§4.5 steps 1-4: play payable cards one at a time, drawing after each, as long as the
     player can and wants; LB-TOKENSWAP at any moment of the turn (Q18)."""
@@ -49,7 +49,7 @@ def play_missions(state, data, rules, player, family, params, options):
         play_mission_card(state, data, player, options[choice], family, params)
 
 
-@kernel
+@game_kernel
 def offer_token_swaps(state, data, rules, player, family, params):
     """LB-TOKENSWAP (§6): pay gold, return one token, take a crown; once per card per phase."""
     cost = data.numbers[LB_TOKENSWAP_COST]
@@ -71,11 +71,16 @@ def offer_token_swaps(state, data, rules, player, family, params):
         trace_event(state, E.TOKEN_SWAP, player, kind, cost, 0, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def list_mission_options(state, data, player, options):
     """Every (card, payment) the player can afford now (§4.5 step 1); returns the count."""
     n_options = 0
     tokens = state.tokens[player]
+    held = 0
+    for kind in range(C.N_TOKENS):
+        held += tokens[kind]
+    if held < 2:
+        return 0  # every card costs two tokens: nothing to look through (the common case)
     mission_cost = data.mission_cost
     mission_hand = state.mission_hand
     payments = state.scratch_payments
@@ -91,7 +96,7 @@ def list_mission_options(state, data, player, options):
     return n_options
 
 
-@kernel
+@game_kernel
 def play_mission_card(state, data, player, option, family, params):
     card = option[OPTION_CARD]
     for slot in range(2):
@@ -113,7 +118,7 @@ def play_mission_card(state, data, player, option, family, params):
         draw_from_chosen_deck(state, data, player, family, params)
 
 
-@kernel
+@game_kernel
 def draw_from_chosen_deck(state, data, player, family, params):
     """§4.5 step 2 (Q15): one card from any non-empty deck, chosen before seeing it."""
     if state.mission_deck_count.sum() == 0:
@@ -123,7 +128,7 @@ def draw_from_chosen_deck(state, data, player, family, params):
     trace_event(state, E.MISSION_DRAWN, player, colour, card, 0, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def mission_swaps(state, data, player, family, params):
     """LB-MISSIONSWAP (§6): put 1-2 hand cards under their decks, draw as many (once per card)."""
     chosen = state.scratch_ints[:2]
@@ -139,7 +144,7 @@ def mission_swaps(state, data, player, family, params):
         trace_event(state, E.MISSION_SWAP, player, chosen[0], chosen[1], n_swapped, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def token_cap(state, data, rules, player, family, params):
     """§4.5 step 5: keep at most one token; each one returned gives one random coat."""
     kept = data.numbers[TOKENS_KEPT_AFTER_MISSIONS]

@@ -1,6 +1,6 @@
 """Phase 1 — Resources (rules §4.1): gold card and Louis XIV, the three-player compensation,
 resources abilities of played mission cards, drawing influence cards."""
-from sim.core.kernels import kernel
+from sim.core.kernels import game_kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -14,7 +14,7 @@ from sim.louis_xiv.state import (COATS_FROM_MISSIONS, LOUIS_COURTIER, N_PLAYERS,
 from strategies.louis_xiv import choose_income, choose_markers_to_retrieve, use_optional_ability
 
 
-@kernel
+@game_kernel
 def resources_phase(state, data, rules, bot_family, bot_params):
     reveal_gold_card(state, data, rules)
     three_player_compensation(state, rules)
@@ -24,7 +24,7 @@ def resources_phase(state, data, rules, bot_family, bot_params):
     draw_influence_hands(state, data)
 
 
-@kernel
+@game_kernel
 def reveal_gold_card(state, data, rules):
     """§4.1 step 1: every player takes the card's gold; Louis XIV goes to its courtier."""
     card = state.gold_sequence[state.game[ROUND] - 1]
@@ -35,7 +35,7 @@ def reveal_gold_card(state, data, rules):
     trace_event(state, E.GOLD_CARD, card, amount, data.gold_card_courtier[card], 0, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def three_player_compensation(state, rules):
     """§9 (timing Q23): with 3 players the start player of the last round takes the top intrigue
     card, after the gold card and before the resources abilities."""
@@ -48,7 +48,7 @@ def three_player_compensation(state, rules):
     trace_event(state, E.COMPENSATION_INTRIGUE, player, card, 0, 0, 0, 0, 0)
 
 
-@kernel
+@game_kernel
 def use_resources_abilities(state, data, rules, player, family, params):
     """§4.1 step 2 / §6: each played card with a resources ability works once per round."""
     for _ in range(state.ability_count[player, C.LB_MARKER]):
@@ -91,7 +91,7 @@ def use_resources_abilities(state, data, rules, player, family, params):
             ability_used(state, player, C.DB_CARDFORMARKER, card)
 
 
-@kernel
+@game_kernel
 def draw_influence_hands(state, data):
     """§4.1 step 3: each player draws the hand size in seat order from the start player (Q22)."""
     for position in range(state.game[N_PLAYERS]):

@@ -1,6 +1,6 @@
 """Louis XIV result tables: column names and their indices in the kernel's output arrays.
 
-The kernel fills three int64 matrices per chunk (games, seats, courtiers); ``engine`` turns
+The kernel fills three int32 matrices per chunk (games, seats, courtiers); ``engine`` turns
 them into named columns. Seat-indexed columns use -1 for seats absent at this player count.
 """
 from sim.louis_xiv.constants import ABILITY_NAMES, MAX_PLAYERS

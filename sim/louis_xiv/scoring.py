@@ -1,5 +1,5 @@
 """End of game (rules §7): conversions to coats of arms, coat majorities, score, winner."""
-from sim.core.kernels import kernel, max_of
+from sim.core.kernels import game_kernel, max_of
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -9,14 +9,14 @@ from sim.louis_xiv.state import (COATS_FROM_CONVERSION, COATS_FROM_MAJORITY, N_P
                                  seat_order, trace_event)
 
 
-@kernel
+@game_kernel
 def record_standing(state, data, round_number):
     """The standing after each round (coats and missions so far), for lead-change analysis."""
     for player in range(state.game[N_PLAYERS]):
         state.score_after_round[player, round_number - 1] = provisional_score(state, data, player)
 
 
-@kernel
+@game_kernel
 def end_of_game(state, data, rules, scores):
     """§7 steps 1-4. Fills ``scores``; returns (winner mask, decided by the own-supply tiebreak)."""
     for position in range(state.game[N_PLAYERS]):
@@ -29,7 +29,7 @@ def end_of_game(state, data, rules, scores):
     return find_winners(state, scores)
 
 
-@kernel
+@game_kernel
 def convert_to_coats(state, data, rules, player):
     """§7.1: one coat for each influence card and intrigue card in hand, each mission token,
     each own marker still on a courtier, and each full 3 gold."""
@@ -53,7 +53,7 @@ def convert_to_coats(state, data, rules, player):
     trace_event(state, E.CONVERSION, player, influence, intrigue, tokens, markers, gold_coats, 0)
 
 
-@kernel
+@game_kernel
 def coat_majorities(state, rules):
     """§7.2 (Q16): per kind, every player with the most coats of it (at least one) takes one
     more coat; all kinds are compared before any bonus coat is drawn."""
@@ -80,7 +80,7 @@ def coat_majorities(state, rules):
                 draw_coats(state, rules, player, 1, COATS_FROM_MAJORITY)
 
 
-@kernel
+@game_kernel
 def find_winners(state, scores):
     """§7.4 (Q17): most points; tie -> most markers in the own supply; still tied -> shared."""
     n_players = state.game[N_PLAYERS]
@@ -100,7 +100,7 @@ def find_winners(state, scores):
     return mask, decided_by_tiebreak
 
 
-@kernel
+@game_kernel
 def bin_count(mask):
     count = 0
     while mask:

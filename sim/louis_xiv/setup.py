@@ -1,5 +1,5 @@
 """Setup (rules §3) for 2, 3 and 4 players."""
-from sim.core.kernels import copy_into, kernel
+from sim.core.kernels import copy_into, game_kernel
 
 from sim.core.random_streams import below, seed_streams, shuffle
 from sim.louis_xiv import constants as C
@@ -12,7 +12,7 @@ from sim.louis_xiv.state import (FIRST_START_SEAT, GAME_INDEX, IMAGINARY_ACTIVE,
                                  START_SEAT, TRACE_LENGTH, TRACE_ON)
 
 
-@kernel
+@game_kernel
 def reset_state(state):
     """Zero every array so one allocation serves a whole chunk of games."""
     state.game[:] = 0
@@ -42,7 +42,7 @@ def reset_state(state):
     state.score_after_round[:] = 0
 
 
-@kernel
+@game_kernel
 def setup_game(state, data, rules, n_players, seed, game_index, trace_on):
     """§3: courtiers side A up, piles, shuffled decks, each player's markers, gold and missions."""
     reset_state(state)
@@ -73,7 +73,7 @@ def setup_game(state, data, rules, n_players, seed, game_index, trace_on):
         state.own_supply[C.IMAGINARY] = data.numbers[IMAGINARY_MARKERS]
 
 
-@kernel
+@game_kernel
 def choose_gold_cards(state, data):
     """§3 step 2: a random sequence of the gold cards used, drawn without replacement."""
     n_cards = data.gold_card_gold.shape[0]
@@ -83,7 +83,7 @@ def choose_gold_cards(state, data):
     state.gold_sequence[data.numbers[GOLD_CARDS_USED]:] = -1  # the others go back to the box unseen
 
 
-@kernel
+@game_kernel
 def build_intrigue_deck(state, data):
     """§3 step 3: the intrigue cards shuffled face down; nobody starts with one."""
     n_cards = data.intrigue_cards.shape[0]
@@ -93,7 +93,7 @@ def build_intrigue_deck(state, data):
     state.game[INTRIGUE_COUNT] = n_cards
 
 
-@kernel
+@game_kernel
 def shuffle_influence_deck(state, data):
     """§3 step 4 and §4.2 step 4: all influence cards shuffled into a new deck."""
     copy_into(state.influence_deck, data.influence_cards)
@@ -101,7 +101,7 @@ def shuffle_influence_deck(state, data):
     state.game[INFLUENCE_POSITION] = 0
 
 
-@kernel
+@game_kernel
 def build_mission_decks(state, data):
     """§3 step 5: mission cards sorted by back colour, each deck shuffled."""
     for colour in range(C.N_MISSION_COLOURS):
@@ -115,7 +115,7 @@ def build_mission_decks(state, data):
         state.mission_deck_count[colour] = count
 
 
-@kernel
+@game_kernel
 def deal_players(state, data, n_players, first):
     """§3 steps 6 and 8: markers split between own and general supply by seat from the start
     player, start gold, one light-blue and one blue mission card."""

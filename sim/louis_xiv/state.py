@@ -13,7 +13,7 @@ public arrays and their own row of the private ones.
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import inline_kernel
+from sim.core.kernels import inline_game_kernel
 from sim.core.random_streams import new_streams
 from sim.core.records import define_array_record
 
@@ -83,6 +83,10 @@ STATE_FIELDS = (
     "scratch_gifts",      # float64[12]: what each gift is worth to a bot
     "scratch_gains",      # float64[12, 5]: what adding markers to each courtier is worth
     "scratch_payments",   # int64[25, 2]: the ways to pay one mission card
+    "phase_gifts",        # float64[4, 12]: what each gift is worth to each greedy bot this
+                          # influence phase (strategies/louis_xiv.py, prepare_influence_phase)
+    "phase_gains",        # float64[4, 12, 5]: a greedy bot's holding gains per courtier, kept
+    "phase_markers",      # int64[4, 12, 5]: ... for these markers (phase_influence_gains)
 )
 LouisState, LouisStateArrays = define_array_record("LouisState", STATE_FIELDS, globals())
 
@@ -114,6 +118,9 @@ def new_state(data, trace_capacity=1):
         scratch_counts=n_ints(C.N_COLOURS), scratch_ints=n_ints(32), scratch_needed=n_ints(C.N_TOKENS),
         scratch_gifts=np.zeros(C.N_COURTIERS), scratch_gains=np.zeros((C.N_COURTIERS, 5)),
         scratch_payments=n_ints(C.N_TOKENS * C.N_TOKENS, 2),
+        phase_gifts=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS)),
+        phase_gains=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS, 5)),
+        phase_markers=n_ints(C.MAX_PLAYERS, C.N_COURTIERS, C.N_COLOURS),
     ))
 
 
@@ -131,10 +138,11 @@ def copy_state(state):
         state.score_after_round.copy(), state.streams.copy(), state.trace.copy(),
         state.scratch_counts.copy(), state.scratch_ints.copy(), state.scratch_needed.copy(),
         state.scratch_gifts.copy(), state.scratch_gains.copy(), state.scratch_payments.copy(),
+        state.phase_gifts.copy(), state.phase_gains.copy(), state.phase_markers.copy(),
     )
 
 
-@inline_kernel  # called everywhere; inlined so replay-off costs one compare
+@inline_game_kernel  # called everywhere; inlined so replay-off costs one compare
 def trace_event(state, code, a, b, c, d, e, f, g):
     """Append one event to the replay log (a no-op outside replay mode)."""
     if state.game[TRACE_ON] == 0:
@@ -152,23 +160,23 @@ def trace_event(state, code, a, b, c, d, e, f, g):
     state.game[TRACE_LENGTH] = row + 1
 
 
-@inline_kernel
+@inline_game_kernel
 def seat_order(state, position):
     """The seat ``position`` places clockwise from this round's start player."""
     return (state.game[START_SEAT] + position) % state.game[N_PLAYERS]
 
 
-@inline_kernel
+@inline_game_kernel
 def hand_size(state, player):
     return state.influence_hand[player].sum()
 
 
-@inline_kernel
+@inline_game_kernel
 def missions_completed(state, player):
     return state.mission_played[player].sum()
 
 
-@inline_kernel
+@inline_game_kernel
 def provisional_score(state, data, player):
     """Coats and completed missions so far (the standing recorded after each round)."""
     return (state.coats[player].sum() * data.numbers[POINTS_PER_COAT]
