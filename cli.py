@@ -405,6 +405,22 @@ def list_games():
     stdout.print(listing)
 
 
+@app.command()
+@user_errors
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A finished run directory (simulate or run).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path("report.html"),
+):
+    """Build the self-contained HTML balance report of a run (figures also as PNG, tables as CSV).
+
+    Example: courtsim report runs/louis_xiv_demo -o runs/louis_xiv_demo/report.html
+    """
+    from reports.command import build_report
+
+    written = build_report(run_dir, output, progress=True)
+    stdout.print(f"report: {written} (figures and CSV tables in {written.parent / (written.stem + '_files')})")
+
+
 bots_app = typer.Typer(help="List the available bots, or show one bot's resolved parameters.",
                        no_args_is_help=True)
 app.add_typer(bots_app, name="bots")

@@ -1,0 +1,91 @@
+"""``courtsim report RUN_DIR -o report.html``: build the balance report of a finished run.
+
+The lead registers :func:`report_command` in cli.py; :func:`build_report` is the API."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+
+from reports import html, sections_common, sections_heads_of_state, sections_louis_xiv
+from reports.plots import FigureStore
+from reports.rundir import HEADS_OF_STATE, LOUIS_XIV, collect, game_frame, load_run, seat_frame
+from sim.core.engine import ConfigError
+
+TITLES = {LOUIS_XIV: "Louis XIV", HEADS_OF_STATE: "Heads of State"}
+LIMITATIONS = {
+    LOUIS_XIV: [
+        "Drama uses score_after_round_<r> (coats of arms + 5 per mission at the end of each round); "
+        "there is no per-turn score, so lead changes inside a round are not visible.",
+        "Gifts are identified by courtier only: which coat-of-arms kind a gift drew and which mission "
+        "card (rather than colour and ability) a player completed are not in the tables.",
+        "The first start player is seat 0 unless the random_start_player rule is on; positions are "
+        "start_position (turn order), so a seat effect is a turn-order effect.",
+    ],
+    HEADS_OF_STATE: [
+        "Country scoring records the tie-break level of first and second place only: the 2nd/3rd boundary, "
+        "returned second-place tokens and points swung per kill are not in the tables.",
+        "End-game noble-card majorities are derived from the cards_<rank> held at the end (sole leader / "
+        "two-way split / void); the per-rank majority points awarded are not recorded separately.",
+        "Double-country betrayal cards are reported by card type and target; the country each double card "
+        "was used for is in the betrayals CSV columns card_a/card_b/country but not plotted.",
+    ],
+}
+
+
+def _say(progress: bool, message: str) -> None:
+    if progress:
+        print(f"report: {message}", file=sys.stderr, flush=True)
+
+
+def build_report(run_dir: Path, output: Path, progress: bool = True) -> Path:
+    """Write ``output`` (HTML) and ``<output stem>_files/`` (one PNG and one CSV per figure).
+    Raises ConfigError (one line) for a missing, incomplete or unknown run directory."""
+    started = time.perf_counter()
+    run = load_run(Path(run_dir))
+    output = Path(output)
+    if output.exists() and output.is_dir():
+        raise ConfigError(f"output {output} is a directory; give a file name such as report.html")
+    store = FigureStore(output.parent / f"{output.stem}_files")
+    seats, rounds = seat_frame(run)
+    games = game_frame(run)
+    n_games = int(collect(run.scan("games").select(pl.len())).item())
+    ctx = sections_common.Context(seats, games, rounds, store, n_games)
+    steps = [("seat advantage", lambda: [sections_common.seat_section(ctx)]),
+             ("bots and match-ups", lambda: [sections_common.bot_section(ctx)]),
+             ("scores", lambda: [sections_common.score_section(ctx)]),
+             ("balance indicators", lambda: [sections_common.indicators_section(
+                 ctx, "the own-supply tie-break" if run.game == LOUIS_XIV else "the noble-card tie-break")])]
+    if run.game == LOUIS_XIV:
+        steps.append(("courtiers", lambda: sections_louis_xiv.courtier_sections(run, ctx)))
+    else:
+        steps.append(("assassinations, tie-breaks, score sources",
+                      lambda: sections_heads_of_state.sections(run, ctx)))
+    sections = []
+    for number, (name, builder) in enumerate(steps, start=1):
+        _say(progress, f"[{number}/{len(steps) + 1}] {name} ({time.perf_counter() - started:.1f} s)")
+        sections.extend(s for s in builder() if s is not None)
+    _say(progress, f"[{len(steps) + 1}/{len(steps) + 1}] writing {output}")
+    config = run.manifest["config"]
+    experiment = config.get("experiment") if isinstance(config.get("experiment"), dict) else None
+    players = config.get("players") if experiment is None else experiment.get("players")
+    players = ", ".join(str(p) for p in players) if isinstance(players, list) else players
+    bots = ", ".join(run.bot_names_by_seat()) or "see run.yaml"
+    meta = (f"Run {run.path}" + (f" (experiment {experiment.get('name')})" if experiment else "")
+            + f" · game {config['game']} · {n_games:,} games · players {players} · seed {config.get('seed')} · "
+            + ("bot pool " if experiment else "bots ") + f"{bots} · courtsim {config.get('courtsim_version', '?')}")
+    limitations = list(LIMITATIONS[run.game])
+    if "bot" not in run.columns("seats"):
+        limitations.insert(0, "The seats table has no bot name; names come from the seating column or run.yaml.")
+    text = html.render(f"{TITLES[run.game]} balance report", meta, ctx.headlines, sections, limitations)
+    html.write(output, text)
+    _say(progress, f"done in {time.perf_counter() - started:.1f} s: {output} and {store.directory}/ "
+                   f"({len(store.figures)} figures)")
+    return output
+
+
+def report_command(run_dir: Path, output: Path = Path("report.html"), progress: bool = True) -> Path:
+    """The CLI entry point (the lead wires it as ``courtsim report RUN_DIR -o report.html``)."""
+    return build_report(run_dir, output, progress)

@@ -1,0 +1,27 @@
+"""Render the report sections into one self-contained HTML file (jinja2; figures are inline
+base64 PNGs, no scripts, fonts or styles from the network)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATE = "report.html.j2"
+
+
+def render(title: str, meta: str, headlines: list[str], sections: list, limitations: list[str]) -> str:
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
+                                     autoescape=jinja2.select_autoescape(["html", "j2"]),
+                                     undefined=jinja2.StrictUndefined)
+    return environment.get_template(TEMPLATE).render(
+        title=title, meta=meta, headlines=headlines, sections=sections, limitations=limitations)
+
+
+def write(path: Path, html: str) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(html, encoding="utf-8")
+    temporary.replace(path)
+    return path

@@ -1,0 +1,135 @@
+"""Heads of State metrics from the ``betrayals``, ``country_scoring``, ``seats`` and ``games``
+tables: assassination odds against the bag's 3/4, betrayal card usage and refills, round-end
+tie-breaks, end-game noble-card majority ties, score sources and round lengths.
+
+Codes (sim/heads_of_state/tables.py): card_type 0 assassin(s), 1 single-country card(s),
+2 with a double-country card, 3 mixed (assassin + country card, Q9 switch); tie-break levels
+-1 no contest, 0 influence alone, 1 highest rank, 2 hexagon values, 3 unresolved (random).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+from reports.metrics_common import sum_batches, with_rate
+from reports.rundir import collect
+
+ASSASSIN_ODDS = 3 / 4          # default bag: 3 own cubes + 1 target cube (data key assassin_bag)
+CARD_TYPES = {0: "assassin", 1: "single-country", 2: "double-country", 3: "mixed"}
+TIEBREAK_LEVELS = {-1: "no contest", 0: "influence alone", 1: "highest rank",
+                   2: "hexagon value", 3: "unresolved (random)"}
+RANK_NAMES = ("baron", "count", "earl", "margrave", "duke", "archduke", "king")
+COUNTRY_NAMES = {0: "GB", 1: "FR", 2: "ES", 3: "DE"}
+SCORE_SOURCES = {"score_hexagon": "hexagon tokens", "score_country": "country tokens",
+                 "score_all_ranks": "all-ranks tokens", "score_round_influence": "round-end influence",
+                 "score_noble_card_majority": "end-game majorities"}
+WINNER_TIEBREAK = {0: "highest score alone", 1: "noble cards decided", 2: "shared win"}
+
+
+def bag_odds(manifest: dict) -> float:
+    """P(assassination succeeds) of the run's bag (own / (own + target) cubes), default 3/4."""
+    setup = manifest.get("config", {}).get("setup", {}) or {}
+    bag = setup.get("assassin_bag") if isinstance(setup, dict) else None
+    if isinstance(bag, dict) and {"own_cubes", "target_cubes"} <= set(bag):
+        return bag["own_cubes"] / (bag["own_cubes"] + bag["target_cubes"])
+    return ASSASSIN_ODDS
+
+
+def assassinations(betrayals: pl.LazyFrame, by: list[str]) -> pd.DataFrame:
+    """Assassination attempts (card types resolved by the bag: assassin and mixed) per group:
+    attempts, successes, success rate with Wilson interval."""
+    attempts = betrayals.filter(pl.col("card_type").is_in([0, 3]))
+    frame = collect(attempts.group_by(by).agg(pl.len().alias("attempts"),
+                                              pl.col("success").sum().alias("successes"))
+                    .sort(by)).to_pandas() if by else collect(attempts.select(
+                        pl.len().alias("attempts"), pl.col("success").sum().alias("successes"))).to_pandas()
+    return with_rate(frame, "successes", "attempts", "success_rate")
+
+
+def betrayal_usage(betrayals: pl.LazyFrame, n_games: int) -> pd.DataFrame:
+    """Per card type and target (province / capital): plays per game, success rate, and how
+    many of the boxes emptied by a successful play got refilled."""
+    frame = collect(betrayals.group_by(["card_type", "capital"]).agg(
+        pl.len().alias("plays"), pl.col("success").sum().alias("kills"),
+        (pl.col("success").cast(pl.Boolean) & (pl.col("box_refilled") > 0)).sum().alias("refilled"))
+        .sort(["card_type", "capital"])).to_pandas()
+    frame["card"] = frame["card_type"].map(CARD_TYPES).fillna("unknown")
+    frame["target"] = np.where(frame["capital"] > 0, "capital", "province")
+    frame["plays_per_game"] = frame["plays"] / n_games
+    frame = with_rate(frame, "kills", "plays", "success_rate")
+    return with_rate(frame, "refilled", "kills", "refill_rate")
+
+
+def tiebreaks(country: pl.LazyFrame, by: list[str]) -> pd.DataFrame:
+    """Share of round-end country scorings whose first (and second) place was decided at each
+    tie-break level, per group (long format: place, level, count, share with interval)."""
+    frames = []
+    for place in ("first", "second"):
+        column = f"{place}_tiebreak"
+        frame = collect(country.group_by(by + [column]).agg(pl.len().alias("count"))
+                        .sort(by + [column])).to_pandas().rename(columns={column: "level"})
+        frame["place"] = place
+        frames.append(frame)
+    frame = pd.concat(frames, ignore_index=True)
+    frame["scorings"] = frame.groupby(by + ["place"])["count"].transform("sum")
+    frame = with_rate(frame, "count", "scorings", "share")
+    frame["level_name"] = frame["level"].map(TIEBREAK_LEVELS).fillna("unknown")
+    return frame
+
+
+def majority_ties(seats: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
+    """End-game noble-card majorities per rank: share of games with a sole leader, a two-way
+    split, a void three-or-more-way tie, or nobody holding a card of that rank."""
+    outcome = [pl.when(pl.col(f"{c}_max") <= 0).then(pl.lit("nobody"))
+               .when(pl.col(f"{c}_at_top") == 1).then(pl.lit("sole leader"))
+               .when(pl.col(f"{c}_at_top") == 2).then(pl.lit("two-way split"))
+               .otherwise(pl.lit("3+-way void")).alias(c) for c in columns]
+
+    def outcomes(batch: pl.LazyFrame, in_batch: pl.Expr) -> pl.LazyFrame:
+        per_game = batch.group_by("game_index").agg(
+            *[(pl.col(c) == pl.col(c).max()).sum().alias(f"{c}_at_top") for c in columns],
+            *[pl.col(c).max().alias(f"{c}_max") for c in columns])
+        return (per_game.select(outcome).unpivot(variable_name="rank", value_name="outcome")
+                .group_by(["rank", "outcome"]).agg(pl.len().alias("count")))
+
+    frame = sum_batches(seats, outcomes, ["rank", "outcome"])
+    frame["games"] = frame.groupby("rank")["count"].transform("sum")
+    frame = with_rate(frame, "count", "games", "share")
+    frame["rank"] = frame["rank"].str.replace("cards_", "", regex=False)
+    order = {r: i for i, r in enumerate(RANK_NAMES)}
+    return frame.sort_values(["rank", "outcome"], key=lambda s: s.map(order) if s.name == "rank" else s
+                             ).reset_index(drop=True)
+
+
+def score_sources(seats: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
+    """Share of winners' and others' points by source (long format: who, source, points, share)."""
+    frame = collect(seats.group_by(pl.col("is_winner") > 0).agg(
+        [pl.col(c).sum() for c in columns] + [pl.col("score").sum()]).sort("is_winner")).to_pandas()
+    frame["who"] = np.where(frame["is_winner"], "winners", "others")
+    long = frame.melt(id_vars=["who", "score"], value_vars=columns, var_name="source", value_name="points")
+    long["share"] = long["points"] / long["score"]
+    long["source"] = long["source"].map(SCORE_SOURCES).fillna(long["source"])
+    return long
+
+
+def round_lengths(games: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
+    """Turns per round per player count: mean, std, quartiles."""
+    long = games.select("n_players", *columns).unpivot(index="n_players", variable_name="round",
+                                                       value_name="turns")
+    frame = collect(long.group_by(["n_players", "round"]).agg(
+        pl.len().alias("games"), pl.col("turns").mean().alias("mean"), pl.col("turns").std().alias("std"),
+        pl.col("turns").quantile(0.1).alias("p10"), pl.col("turns").median().alias("median"),
+        pl.col("turns").quantile(0.9).alias("p90")).sort(["n_players", "round"])).to_pandas()
+    frame["round"] = frame["round"].str.extract(r"(\d+)").astype(int)
+    return frame
+
+
+def winner_tiebreak(games: pl.LazyFrame) -> pd.DataFrame:
+    """Per player count: share of games won on score alone, decided by noble cards, shared."""
+    frame = collect(games.group_by(["n_players", "winner_tiebreak"]).agg(pl.len().alias("count"))
+                    .sort(["n_players", "winner_tiebreak"])).to_pandas()
+    frame["games"] = frame.groupby("n_players")["count"].transform("sum")
+    frame = with_rate(frame, "count", "games", "share")
+    frame["outcome"] = frame["winner_tiebreak"].map(WINNER_TIEBREAK).fillna("unknown")
+    return frame

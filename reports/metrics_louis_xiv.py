@@ -1,0 +1,176 @@
+"""Louis XIV metrics from the ``courtiers`` and ``seats`` tables: courtier flips, the side and
+mode shown at each evaluation, side-to-side transitions, majority ties, Louis XIV's courtier,
+bribes, and which gifts and missions winners collect.
+
+Courtier modes (sim/louis_xiv/results.py): 0 gold (bribe), 1 first place, 2 threshold (influence).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+from reports.metrics_common import sum_batches, with_rate
+from reports.rundir import collect
+
+MODE_NAMES = {0: "gold", 1: "first place", 2: "threshold"}
+SIDE_NAMES = {0: "A", 1: "B"}
+LOUIS_CASES = {1: "A: crown + second place", 2: "B: crown, tie for second", 3: "C: one player alone",
+               4: "D: tie on top, no crown", 5: "E: empty tile"}
+MAX_SEATS = 4
+COAT_SOURCES = ("coats_from_gifts", "coats_from_missions", "coats_from_token_cap",
+                "coats_from_conversion", "coats_from_majority")
+MISSION_COLOURS = ("missions_light", "missions_blue", "missions_dark")
+MISSION_POINTS = 5
+
+
+def flip_rates(courtiers: pl.LazyFrame) -> pd.DataFrame:
+    """Per courtier and round: evaluations, flips, flip rate (Wilson interval)."""
+    frame = collect(courtiers.group_by(["courtier", "round"]).agg(
+        pl.len().alias("evaluations"), pl.col("flipped").sum().alias("flips"))
+        .sort(["courtier", "round"])).to_pandas()
+    return with_rate(frame, "flips", "evaluations", "flip_rate")
+
+
+def mode_shares(courtiers: pl.LazyFrame) -> pd.DataFrame:
+    """Per courtier and round: share of evaluations showing each side and mode."""
+    frame = collect(courtiers.group_by(["courtier", "round", "side", "mode"]).agg(
+        pl.len().alias("count")).sort(["courtier", "round", "side", "mode"])).to_pandas()
+    frame["share"] = frame["count"] / frame.groupby(["courtier", "round"])["count"].transform("sum")
+    frame["mode_name"] = frame["mode"].map(MODE_NAMES)
+    frame["side_name"] = frame["side"].map(SIDE_NAMES)
+    return frame
+
+
+def side_transitions(courtiers: pl.LazyFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Side-to-side transition matrices between consecutive evaluations of the same courtier.
+
+    A tile keeps its side unless it flips after its evaluation, so the side at round r + 1 is
+    ``side XOR flipped`` at round r; the mode of that side comes from the (courtier, side) ->
+    mode pairs seen in the table. Returns (side matrix A/B -> A/B, mode matrix), each with
+    rows = from, columns = to, cells = share of the row (rows sum to 1); evaluations in the
+    last round are excluded (no next evaluation)."""
+    last_round = collect(courtiers.select(pl.col("round").max())).item()
+    counts = collect(courtiers.filter(pl.col("round") < last_round)
+                     .group_by(["courtier", "side", "mode", "flipped"])
+                     .agg(pl.len().alias("count"))).to_pandas()
+    modes = collect(courtiers.group_by(["courtier", "side"]).agg(pl.col("mode").first())).to_pandas()
+    mode_of = {(c, s): m for c, s, m in modes[["courtier", "side", "mode"]].itertuples(index=False)}
+    counts["next_side"] = np.where(counts["flipped"] > 0, 1 - counts["side"], counts["side"])
+    counts["next_mode"] = [mode_of.get((c, s), -1) for c, s in zip(counts["courtier"], counts["next_side"])]
+    side = _share_matrix(counts, "side", "next_side", SIDE_NAMES)
+    mode = _share_matrix(counts[counts["next_mode"] >= 0], "mode", "next_mode", MODE_NAMES)
+    return side, mode
+
+
+def _share_matrix(counts: pd.DataFrame, source: str, target: str, names: dict) -> pd.DataFrame:
+    table = counts.pivot_table(index=source, columns=target, values="count", aggfunc="sum", fill_value=0)
+    table = table.reindex(index=sorted(names), columns=sorted(names), fill_value=0)
+    shares = table.div(table.sum(axis=1).where(table.sum(axis=1) > 0), axis=0)
+    shares.index = [names[i] for i in shares.index]
+    shares.columns = [names[c] for c in shares.columns]
+    shares.index.name = "from"
+    shares.columns.name = "to"
+    return shares
+
+
+def majority_ties(courtiers: pl.LazyFrame) -> pd.DataFrame:
+    """Per courtier: evaluations, how often two or more colours tied for most markers (rate
+    with interval), and how often nobody had a marker there."""
+    frame = collect(courtiers.group_by("courtier").agg(
+        pl.len().alias("evaluations"), pl.col("majority_tie").sum().alias("ties"),
+        pl.col("empty").sum().alias("empty"),
+        (pl.col("once_first_seat") >= 0).sum().alias("ties_broken_by_once_first"))
+        .sort("courtier")).to_pandas()
+    frame = with_rate(frame, "ties", "evaluations", "tie_rate")
+    frame["empty_rate"] = frame["empty"] / frame["evaluations"]
+    return frame
+
+
+def louis_outcomes(courtiers: pl.LazyFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Louis XIV's courtier: (cases A-E share with interval, summary per courtier: crown taken,
+    top tied, second-place gift given)."""
+    louis = courtiers.filter(pl.col("louis") > 0)
+    cases = collect(louis.group_by("louis_case").agg(pl.len().alias("count")).sort("louis_case")).to_pandas()
+    cases["evaluations"] = cases["count"].sum()
+    cases = with_rate(cases, "count", "evaluations", "share")
+    cases["case"] = cases["louis_case"].map(LOUIS_CASES).fillna("unknown")
+    per_courtier = collect(louis.group_by("courtier").agg(
+        pl.len().alias("evaluations"),
+        (pl.col("crown_seat") >= 0).sum().alias("crown_taken"),
+        (pl.col("louis_case") == 4).sum().alias("tied_on_top"),
+        (pl.col("second_seat") >= 0).sum().alias("second_place_gift"),
+        (pl.col("louis_case") == 5).sum().alias("empty")).sort("courtier")).to_pandas()
+    for column in ("crown_taken", "tied_on_top", "second_place_gift", "empty"):
+        per_courtier[f"{column}_rate"] = per_courtier[column] / per_courtier["evaluations"]
+    return cases, per_courtier
+
+
+def bribes_per_courtier(courtiers: pl.LazyFrame, n_games: int) -> pd.DataFrame:
+    """Per courtier: bribes paid and bribe gold spent per game, and the mean gold of a bribe."""
+    frame = collect(courtiers.group_by("courtier").agg(
+        pl.col("bribe_mask").bitwise_count_ones().sum().alias("bribes"),
+        pl.col("bribe_gold").sum().alias("bribe_gold")).sort("courtier")).to_pandas()
+    frame["bribes_per_game"] = frame["bribes"] / n_games
+    frame["gold_per_game"] = frame["bribe_gold"] / n_games
+    frame["gold_per_bribe"] = frame["bribe_gold"] / frame["bribes"].where(frame["bribes"] > 0)
+    return frame
+
+
+def gift_mask_expr() -> pl.Expr:
+    """Bitmask of the seats that received a courtier's gift (free, crown, second place, bribe)."""
+    return (pl.col("free_mask") | pl.col("bribe_mask")
+            | _seat_bit("crown_seat") | _seat_bit("second_seat"))
+
+
+def _seat_bit(column: str) -> pl.Expr:
+    return (pl.when(pl.col(column).is_between(0, MAX_SEATS - 1))
+            .then(pl.lit(2, pl.Int64).pow(pl.col(column)).cast(pl.Int32)).otherwise(pl.lit(0, pl.Int32)))
+
+
+def gifts_by_winners(courtiers: pl.LazyFrame, games: pl.LazyFrame) -> pd.DataFrame:
+    """Per courtier: gifts received per game by a winning seat and by a non-winning seat.
+
+    ``games`` needs ``game_index``, ``winner_mask`` and ``n_players``."""
+    winner_gifts = (pl.col("gifts") & pl.col("winner_mask")).bitwise_count_ones().cast(pl.Int64)
+    all_gifts = pl.col("gifts").bitwise_count_ones().cast(pl.Int64)
+
+    def per_courtier(batch: pl.LazyFrame, in_batch: pl.Expr) -> pl.LazyFrame:
+        joined = batch.select("game_index", "courtier", gift_mask_expr().alias("gifts")).join(
+            games.filter(in_batch).select("game_index", pl.col("winner_mask").cast(pl.Int32)),
+            on="game_index", how="inner")
+        return joined.group_by("courtier").agg(winner_gifts.sum().alias("winner_gifts"),
+                                               (all_gifts - winner_gifts).sum().alias("other_gifts"))
+
+    frame = sum_batches(courtiers, per_courtier, ["courtier"])
+    seat_games = collect(games.select(
+        pl.col("winner_mask").bitwise_count_ones().sum().alias("winner_seats"),
+        (pl.col("n_players") - pl.col("winner_mask").bitwise_count_ones()).sum().alias("other_seats"))).row(0)
+    frame["per_winner_game"] = frame["winner_gifts"] / max(seat_games[0], 1)
+    frame["per_other_game"] = frame["other_gifts"] / max(seat_games[1], 1)
+    return frame
+
+
+def winner_profile(seats: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
+    """Mean of each column for winning seats and for the other seats (long format)."""
+    frame = collect(seats.group_by(pl.col("winner") > 0).agg(
+        [pl.col(c).mean() for c in columns]).sort("winner")).to_pandas()
+    long = frame.melt(id_vars="winner", var_name="measure", value_name="mean")
+    long["who"] = np.where(long["winner"], "winners", "others")
+    return long.pivot(index="measure", columns="who", values="mean").reindex(columns).reset_index()
+
+
+def score_sources(seats: pl.LazyFrame) -> pd.DataFrame:
+    """Share of winners' and others' points by source: coats by source and missions (5 VP)."""
+    columns = list(COAT_SOURCES)
+    sources = [pl.col(c).sum().alias(c) for c in columns]
+    sources.append((MISSION_POINTS * pl.sum_horizontal(MISSION_COLOURS)).sum().alias("missions_5vp"))
+    sources.append(pl.col("score").sum().alias("score"))
+    frame = collect(seats.group_by(pl.col("winner") > 0).agg(sources).sort("winner")).to_pandas()
+    frame["who"] = np.where(frame["winner"], "winners", "others")
+    parts = columns + ["missions_5vp"]
+    frame["other_sources"] = frame["score"] - frame[parts].sum(axis=1)
+    long = frame.melt(id_vars=["who", "score"], value_vars=parts + ["other_sources"],
+                      var_name="source", value_name="points")
+    long["share"] = long["points"] / long["score"]
+    return long

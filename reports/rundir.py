@@ -1,0 +1,188 @@
+"""A finished run directory as lazy polars tables, plus the standard per-seat and per-game
+frames every report section starts from (the same columns for every game).
+
+Standard seat frame (one row per game and seat): ``game_index``, ``n_players``, ``matchup``
+(an experiment's match-up: its bots joined by `` vs ``; else the run's bots), ``seating`` (bot
+names in seat order, comma-joined), ``seat``, ``position`` (turn-order position from the first start player), ``bot``, ``score``,
+``win`` (0/1, shared wins included), ``credit`` (1 / number of winners for a winner, else 0:
+shared wins are split so that the credits of a game sum to 1), ``n_winners`` (bits set in the
+games table's ``winner_mask``) and
+``score_after_round_<r>`` for each round the game has.
+
+Standard game frame (one row per game): ``game_index``, ``n_players``, ``matchup``,
+``n_winners``, ``tiebreak_decided`` (scores tied on top and the game's final tie-break decided),
+``shared_win``, ``winning_score``, ``margin`` (winner's score minus the best other score),
+``length`` (turns played).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+import yaml
+
+from sim.core.engine import ConfigError
+
+MANIFEST = "run.yaml"
+LOUIS_XIV = "louis-xiv"
+HEADS_OF_STATE = "heads-of-state"
+KNOWN_GAMES = (LOUIS_XIV, HEADS_OF_STATE)
+
+
+@dataclass
+class Run:
+    """A complete run directory: its manifest and one lazy scan per table."""
+    path: Path
+    manifest: dict
+    tables: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def game(self) -> str:
+        return self.manifest["config"]["game"]
+
+    def has(self, table: str) -> bool:
+        return table in self.tables
+
+    def scan(self, table: str) -> pl.LazyFrame:
+        return pl.scan_parquet(self.tables[table])
+
+    def columns(self, table: str) -> list[str]:
+        return self.scan(table).collect_schema().names()
+
+    def bot_names_by_seat(self) -> list[str]:
+        bots = self.manifest.get("config", {}).get("bots") or []
+        return [str(b.get("name", f"bot{i}")) for i, b in enumerate(bots)]
+
+
+def load_run(run_dir: Path) -> Run:
+    """Open ``run_dir``; ConfigError (one line) if it is missing, incomplete or not a run."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise ConfigError(f"run directory {run_dir} does not exist")
+    manifest_path = run_dir / MANIFEST
+    if not manifest_path.is_file():
+        raise ConfigError(f"{run_dir} is not a courtsim run directory (no {MANIFEST})")
+    try:
+        manifest = yaml.safe_load(manifest_path.read_text())
+    except (OSError, yaml.YAMLError) as error:
+        raise ConfigError(f"{manifest_path} is not readable ({type(error).__name__})") from error
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
+        raise ConfigError(f"{manifest_path} is not a courtsim run file")
+    if manifest.get("status") != "complete":
+        raise ConfigError(f"run in {run_dir} is {manifest.get('status', 'incomplete')}; "
+                          "finish it (run the same simulate command again) before reporting")
+    game = manifest["config"].get("game")
+    if game not in KNOWN_GAMES:
+        raise ConfigError(f"{manifest_path}: cannot report on game {game!r} "
+                          f"(known: {', '.join(KNOWN_GAMES)})")
+    names = manifest["config"].get("tables") or []
+    tables = {}
+    for name in names:
+        path = run_dir / f"{name}.parquet"
+        if not path.is_file():
+            raise ConfigError(f"run in {run_dir} is incomplete: table {path.name} is missing")
+        tables[name] = path
+    for needed in ("games", "seats"):
+        if needed not in tables:
+            raise ConfigError(f"run in {run_dir} is incomplete: table {needed}.parquet is missing")
+    return Run(run_dir, manifest, tables)
+
+
+def round_columns(columns: list[str], prefix: str) -> list[str]:
+    """``prefix1``, ``prefix2``, ... present in ``columns``, in round order."""
+    found = [c for c in columns if c.startswith(prefix) and c[len(prefix):].isdigit()]
+    return sorted(found, key=lambda c: int(c[len(prefix):]))
+
+
+def played_round_columns(lf: pl.LazyFrame, columns: list[str]) -> list[str]:
+    """Keep the per-round columns that hold a value (Louis XIV writes -1 beyond the last round)."""
+    if not columns:
+        return []
+    maxima = lf.select([pl.col(c).max() for c in columns]).collect().row(0)
+    return [c for c, m in zip(columns, maxima) if m is not None and m >= 0]
+
+
+def _matchup_expr(run: Run, games_columns: list[str]) -> pl.Expr:
+    """An experiment's ``matchup`` (its bots, `` vs ``-joined); else the run's bots in seat order."""
+    if "matchup" in games_columns:
+        return pl.col("matchup").cast(pl.String)
+    return pl.lit(" vs ".join(run.bot_names_by_seat()) or "unknown")
+
+
+def _seating_expr(run: Run, games_columns: list[str]) -> pl.Expr:
+    """Bot names in seat order, comma-joined (an experiment's ``seating`` column, else run.yaml)."""
+    if "seating" in games_columns:
+        return pl.col("seating").cast(pl.String)
+    if "matchup" in games_columns:
+        return pl.col("matchup").cast(pl.String).str.replace_all("|", ",", literal=True)
+    return pl.lit(",".join(run.bot_names_by_seat()) or "unknown")
+
+
+def _bot_expr(run: Run, seats_columns: list[str]) -> pl.Expr:
+    if "bot" in seats_columns:
+        return pl.col("bot").cast(pl.String)
+    return pl.coalesce(pl.col("seating").str.split(",").list.get(pl.col("seat"), null_on_oob=True),
+                       pl.lit("unknown"))
+
+
+def seat_frame(run: Run) -> tuple[pl.LazyFrame, list[str]]:
+    """The standard seat frame (module docstring) and its ``score_after_round_<r>`` columns."""
+    games_columns = run.columns("games")
+    seats_columns = run.columns("seats")
+    games = run.scan("games").select(
+        "game_index", "n_players", _matchup_expr(run, games_columns).alias("matchup"),
+        _seating_expr(run, games_columns).alias("seating"),
+        pl.col("winner_mask").bitwise_count_ones().cast(pl.Int32).alias("n_winners"))
+    seats = run.scan("seats")
+    if run.game == LOUIS_XIV:
+        win = pl.col("winner")
+        position = pl.col("start_position")
+        rounds = played_round_columns(seats, round_columns(seats_columns, "score_after_round_"))
+    else:
+        win = pl.col("is_winner")
+        position = pl.col("seat")
+        rounds = round_columns(seats_columns, "score_after_round")
+    renamed = [pl.col(c).alias(f"score_after_round_{i + 1}") for i, c in enumerate(rounds)]
+    drop_matchup = [c for c in ("matchup", "seating", "n_players") if c in seats_columns]
+    lf = (seats.drop(drop_matchup)
+          .join(games, on="game_index", how="left")
+          .select("game_index", "n_players", "matchup", "seating", "seat",
+                  position.alias("position"), _bot_expr(run, seats_columns).alias("bot"),
+                  pl.col("score"), (win > 0).cast(pl.Int8).alias("win"), "n_winners", *renamed))
+    lf = lf.with_columns(pl.when(pl.col("win") > 0).then(1.0 / pl.col("n_winners"))
+                         .otherwise(0.0).alias("credit"))
+    return lf, [f"score_after_round_{i + 1}" for i in range(len(rounds))]
+
+
+def game_frame(run: Run) -> pl.LazyFrame:
+    """The standard game frame (module docstring)."""
+    games_columns = run.columns("games")
+    games = run.scan("games")
+    seats = run.scan("seats")
+    matchup = _matchup_expr(run, games_columns).alias("matchup")
+    if run.game == LOUIS_XIV:
+        length = seats.group_by("game_index").agg(pl.col("influence_turns").sum().alias("length"))
+        return (games.select("game_index", "n_players", matchup, "n_winners",
+                             (pl.col("decided_by_tiebreak") > 0).alias("tiebreak_decided"),
+                             (pl.col("shared_win") > 0).alias("shared_win"),
+                             "winning_score", "margin")
+                .join(length, on="game_index", how="left"))
+    turns = round_columns(games_columns, "turns_round")
+    score_stats = (seats.group_by("game_index")
+                   .agg(pl.col("score").max().alias("winning_score"),
+                        pl.col("score").sort(descending=True).get(1, null_on_oob=True).alias("second"),
+                        pl.col("is_winner").sum().alias("n_winners")))
+    return (games.select("game_index", "n_players", matchup,
+                         (pl.col("winner_tiebreak") >= 1).alias("tiebreak_decided"),
+                         (pl.col("winner_tiebreak") == 2).alias("shared_win"),
+                         pl.sum_horizontal(turns).alias("length") if turns else pl.lit(None).alias("length"))
+            .join(score_stats, on="game_index", how="left")
+            .with_columns((pl.col("winning_score") - pl.col("second")).alias("margin"))
+            .select("game_index", "n_players", "matchup", "n_winners", "tiebreak_decided",
+                    "shared_win", "winning_score", "margin", "length"))
+
+
+def collect(lf: pl.LazyFrame):
+    """Collect with polars' streaming engine (flat memory on big runs)."""
+    return lf.collect(engine="streaming")
