@@ -2,7 +2,8 @@
 
 Each game package calls :func:`use_source_keyed_numba_cache` before its kernels are defined:
 numba's on-disk cache then lives in a directory named after a hash of that game's kernel sources
-(sim/core, sim/<game>, strategies/<game>.py). numba invalidates a cached function only when its
+(the kernel modules of sim/core, sim/<game>, and whatever else the game names, such as
+strategies/louis_xiv.py). numba invalidates a cached function only when its
 *own* file changes, not when a function it calls in another module does; without this, an
 edited rule could keep running its stale compiled caller. Keying per game means editing one
 game never recompiles the other. A user-set NUMBA_CACHE_DIR is respected.
@@ -41,14 +42,18 @@ def _prune_old_caches(parent: Path, current: Path) -> None:
 _USER_CACHE_DIR = os.environ.get("NUMBA_CACHE_DIR")
 
 
-def use_source_keyed_numba_cache(game_package: str) -> None:
+# sim/core modules that hold kernels (the runner, experiments, ... are plain Python)
+CORE_KERNEL_SOURCES = ("sim/core/kernels.py", "sim/core/random_streams.py", "sim/core/records.py")
+
+
+def use_source_keyed_numba_cache(game_package: str, extra_sources: tuple[str, ...] = ()) -> None:
     """Point numba's cache at .numba-cache/<game>-<hash of the game's kernel sources>.
 
     numba reads ``config.CACHE_DIR`` when a ``cache=True`` function is decorated, so this must
     run before the game's kernel modules are imported (the game package's ``__init__``)."""
     if _USER_CACHE_DIR:
         return
-    sources = ("sim/core", f"sim/{game_package}", f"strategies/{game_package}.py")
+    sources = (*CORE_KERNEL_SOURCES, f"sim/{game_package}", *extra_sources)
     parent = _ROOT / ".numba-cache"
     current = parent / f"{game_package}-{_kernel_source_hash(sources)}"
     try:

@@ -8,8 +8,15 @@ a player at the table sees: public state and the bot's own hand (state.py, Q21).
 - ``greedy`` (family 1): one-step heuristic. It values each courtier's gift for itself (tokens
   its missions need, coats, gold, cards), estimates its chance to win the courtier from the
   marker lead it would have, and takes the move with the best gain in expected value.
+- ``search`` (family 2): flat Monte Carlo at the influence turn (sim/louis_xiv/search.py): the
+  greedy's best ``max_candidates`` turns, each played out ``rollouts`` times on determinized
+  copies of the position; every other decision is the greedy's, with the bot's own greedy
+  parameters (its vector is the greedy parameters followed by ``SEARCH_PARAMETERS``). Every
+  dispatcher below treats SEARCH as GREEDY (``family == RANDOM`` or else), except
+  ``choose_influence_turn``.
 """
 import numpy as np
+from numba.extending import overload
 
 from sim.core.kernels import inline_game_kernel, game_kernel
 
@@ -30,7 +37,8 @@ from strategies.parameters import Parameter, parameter_vector
 
 RANDOM = 0
 GREEDY = 1
-FAMILIES = {"random": RANDOM, "greedy": GREEDY}
+SEARCH = 2
+FAMILIES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
 
 
 PARAMETERS = (
@@ -58,8 +66,15 @@ PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAM
 (VALUE_CROWN, VALUE_TOKEN, VALUE_NEEDED_TOKEN, VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD,
  VALUE_INTRIGUE_CARD, VALUE_MARKER, BRIBE_WILLINGNESS, LOUIS_AGGRESSION, CHANCE_LEAD, CHANCE_LEAD_STEP,
  CHANCE_TIE, RETRIEVE_BELOW, DECK_LIGHT, DECK_BLUE, DECK_DARK, NOISE) = range(len(PARAMETERS))
+# a search bot's vector: the greedy parameters (same indices), then these (sim/louis_xiv/search.py)
+SEARCH_PARAMETERS = (
+    Parameter("rollouts", 8, 1, 1000, "rollouts per candidate influence turn (the search budget)", integer=True),
+    Parameter("max_candidates", 6, 1, 64, "influence turns searched: the greedy's best by its own turn score",
+              integer=True),
+)
+ROLLOUTS, MAX_CANDIDATES = range(len(PARAMETERS), len(PARAMETERS) + len(SEARCH_PARAMETERS))
 # family name -> its documented parameters, in vector order (strategies/parameters.py)
-FAMILY_PARAMETERS = {"random": (), "greedy": PARAMETERS}
+FAMILY_PARAMETERS = {"random": (), "greedy": PARAMETERS, "search": PARAMETERS + SEARCH_PARAMETERS}
 N_PARAMETERS = max(len(parameters) for parameters in FAMILY_PARAMETERS.values())
 
 
@@ -257,7 +272,7 @@ def prepare_influence_phase(state, data, bot_family, bot_params):
     into ``state.phase_gifts``. Tokens and mission cards do not change during the phase
     (§4.2), so neither do these values; each turn then needs only the holding values."""
     for player in range(state.game[N_PLAYERS]):
-        if bot_family[player] == GREEDY:
+        if bot_family[player] != RANDOM:   # greedy, and the search bot's own greedy
             needed = state.scratch_needed
             needed_tokens(state, data, player, needed)
             fill_gift_values(data, needed, bot_params[player], state.phase_gifts[player])
@@ -322,18 +337,81 @@ def choose_influence_turn(state, data, rules, player, moves, family, params):
     if family == RANDOM:
         n_moves = list_turn_options(state, data, rules, player, moves)
         return below(state.streams, bot_rng_source(player), n_moves)
+    if family == SEARCH:
+        return search_or_greedy(state, data, rules, player, moves, params)
+    return greedy_influence_turn(state, data, rules, player, moves, params)
+
+
+@game_kernel
+def greedy_influence_turn(state, data, rules, player, moves, params):
+    """The greedy's influence turn (``choose_influence_turn``)."""
     if state.game[TRACE_ON] != 0:
         # A replay log shows all path columns of the chosen row, and for a card played for
         # nothing (Q8/Q9) those are left over from earlier listings: list as before, so that
         # replay logs stay what they were.
         n_moves = list_turn_options(state, data, rules, player, moves)
-        return choose_influence_move(state, data, player, moves, n_moves, family, params)
+        return choose_influence_move(state, data, player, moves, n_moves, GREEDY, params)
     phase_influence_gains(state, data, player, params)
     retrieve_worth = influence_retrieve_worth(state, player, params)
     # the whole gains table (contiguous): no placement is longer than the columns filled
     best_turn_option(state, data, rules, player, moves, state.scratch_gains, retrieve_worth,
                      -PLACE_FOUR_COST, influence_skip_score(data, params), CARD_SWAP_SCORE)
     return 0
+
+
+def search_or_greedy(state, data, rules, player, moves, params):
+    """A search bot's influence turn (sim/louis_xiv/search.py). Compiled through the overload
+    below, which imports the search only when a kernel is compiled (search.py imports the rules
+    kernels, which import this module). A rollout plays its own copy of ``choose_influence_turn``
+    in which this name is the greedy (search.py, ``rollout_copy``): no compiled recursion."""
+    from sim.louis_xiv.search import search_influence_turn
+    return search_influence_turn(state, data, rules, player, moves, params)
+
+
+@overload(search_or_greedy)
+def _search_or_greedy(state, data, rules, player, moves, params):
+    from sim.louis_xiv.search import search_influence_turn
+
+    def search_impl(state, data, rules, player, moves, params):
+        return search_influence_turn(state, data, rules, player + 0, moves, params)
+    return search_impl
+
+
+@game_kernel
+def score_listed_turns(state, data, player, moves, n_moves, params, scores):
+    """scores[i]: the greedy's score of listed influence turn i, as ``choose_influence_move``
+    but without its noise (the search bot ranks its candidates with it)."""
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    fill_gift_values(data, needed, params, state.scratch_gifts)
+    longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
+    gains = state.scratch_gains[:, :longest + 1]
+    fill_holding_gains_given(state, data, player, params, state.scratch_gifts, gains)
+    general = state.general_supply[player]
+    retrieve_worth = influence_retrieve_worth(state, player, params)
+    for index in range(n_moves):
+        kind = moves[index, MOVE_KIND]
+        score = 0.0
+        if kind == PLACE or kind == PLACE_FOUR:
+            for step in range(moves[index, MOVE_LENGTH]):
+                score += gains[moves[index, MOVE_PATH + 2 * step], moves[index, MOVE_PATH + 2 * step + 1]]
+            if kind == PLACE_FOUR:
+                score -= PLACE_FOUR_COST
+        elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
+            if kind == RETRIEVE_FOUR:
+                wanted = data.numbers[RETRIEVE_FOUR_COUNT]
+            elif moves[index, MOVE_CARD] == C.JOKER:
+                wanted = data.numbers[RETRIEVE_JOKER_COUNT]
+            else:
+                wanted = data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
+            score = min(wanted, general) * retrieve_worth
+            if kind == RETRIEVE_FOUR:
+                score -= PLACE_FOUR_COST
+        elif kind == SKIP:
+            score = influence_skip_score(data, params)
+        elif kind == CARD_SWAP:
+            score = CARD_SWAP_SCORE
+        scores[index] = score
 
 
 @game_kernel

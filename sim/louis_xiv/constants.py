@@ -52,4 +52,5 @@ START_PLACEMENT_COURTIER = (0, 1, 2, 3, -1, 4, 8)
 SOURCE_SETUP = 0       # gold cards, deck shuffles at setup and every reshuffle, start player
 SOURCE_COATS = 1       # coat-of-arms draws
 SOURCE_BOT = 2         # + seat: each seat's bot randomness
-N_SOURCES = SOURCE_BOT + MAX_PLAYERS
+SOURCE_SEARCH = SOURCE_BOT + MAX_PLAYERS   # + seat: a search bot's determinizations and rollouts
+N_SOURCES = SOURCE_SEARCH + MAX_PLAYERS

@@ -22,7 +22,7 @@ def bot_arrays(bots: list[BotSeat]):
     params = np.tile(bots_module.default_parameters(), (C.MAX_PLAYERS, 1))
     for seat, bot in enumerate(bots):
         families[seat] = bot.family
-        params[seat, :] = bot.params
+        params[seat, :len(bot.params)] = bot.params   # shorter vectors (older families) keep the defaults
     return families, params
 
 

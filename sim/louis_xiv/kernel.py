@@ -22,19 +22,35 @@ from sim.louis_xiv.state import (EXHAUSTED_COATS, EXHAUSTED_GOLD, EXHAUSTED_TOKE
 @game_kernel
 def play_rounds(state, data, rules, bot_family, bot_params, moves, options, courtier_rows, first_row):
     """Rounds 1..4, each of four phases (§4); the start player passes left after each round."""
+    return play_rounds_from(state, data, rules, bot_family, bot_params, moves, options, courtier_rows,
+                            first_row, 1)
+
+
+@game_kernel
+def play_rounds_from(state, data, rules, bot_family, bot_params, moves, options, courtier_rows, first_row,
+                     first_round):
+    """Rounds first_round..4 (a search rollout finishes a game from a later round)."""
     n_rounds = data.numbers[ROUNDS]
     row = first_row
-    for round_number in range(1, n_rounds + 1):
+    for round_number in range(first_round, n_rounds + 1):
         state.game[ROUND] = round_number
         trace_event(state, E.ROUND_START, round_number, state.game[START_SEAT], 0, 0, 0, 0, 0)
         resources_phase(state, data, rules, bot_family, bot_params)
         influence_phase(state, data, rules, bot_family, bot_params, moves)
-        row += evaluation_phase(state, data, rules, bot_family, bot_params, courtier_rows, row)
-        missions_phase(state, data, rules, bot_family, bot_params, options)
-        record_standing(state, data, round_number)
-        if round_number < n_rounds:
-            state.game[START_SEAT] = (state.game[START_SEAT] + 1) % state.game[N_PLAYERS]
+        row += finish_round(state, data, rules, bot_family, bot_params, options, courtier_rows, row, round_number)
     return row
+
+
+@game_kernel
+def finish_round(state, data, rules, bot_family, bot_params, options, courtier_rows, row, round_number):
+    """Phases 3 and 4 of a round, the standing, and the start player passing left; returns the
+    number of courtiers-table rows written."""
+    rows = evaluation_phase(state, data, rules, bot_family, bot_params, courtier_rows, row)
+    missions_phase(state, data, rules, bot_family, bot_params, options)
+    record_standing(state, data, round_number)
+    if round_number < data.numbers[ROUNDS]:
+        state.game[START_SEAT] = (state.game[START_SEAT] + 1) % state.game[N_PLAYERS]
+    return rows
 
 
 @game_kernel

@@ -1,6 +1,7 @@
 """Louis XIV game state: a namedtuple of small numpy arrays (state is data).
 
-``copy_state`` copies every array, so a search bot can play a position out from a copy.
+``copy_state`` copies every array, so a search bot can play a position out from a copy
+(sim/louis_xiv/search.py).
 Player index == seat index (seat 0 is the first start player unless the start player is
 drawn at random); the kernel never needs to know which bot sits where.
 
