@@ -391,6 +391,28 @@ def limit_numba_to_one_thread() -> None:
         pass
 
 
+@app.command("compile")
+@user_errors
+def compile_kernels(
+    games: Annotated[Optional[list[str]], typer.Argument(
+        help="Games to compile (default: every game).", show_default=False)] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (-1: one per core).")] = -1,
+):
+    """Compile every game's kernels now (numba caches them on disk), games in parallel.
+
+    Optional: the first run of a game compiles what it needs anyway.
+
+    Example: courtsim compile
+    """
+    from sim.core.warm_up import warm_up
+
+    names = games or registry.known_games()
+    for name in names:
+        registry.get_engine(name)  # an unknown game: one clear line before any work
+    for name, seconds in warm_up(names, jobs):
+        stdout.print(f"{name}: kernels ready in {seconds:.1f} s")
+
+
 @app.command("games")
 @user_errors
 def list_games():

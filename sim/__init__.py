@@ -43,7 +43,8 @@ _USER_CACHE_DIR = os.environ.get("NUMBA_CACHE_DIR")
 
 
 # sim/core modules that hold kernels (the runner, experiments, ... are plain Python)
-CORE_KERNEL_SOURCES = ("sim/core/kernels.py", "sim/core/random_streams.py", "sim/core/records.py")
+CORE_KERNEL_SOURCES = (
+    "sim/core/kernels.py", "sim/core/random_streams.py", "sim/core/records.py", "sim/core/determinization.py")
 
 
 def use_source_keyed_numba_cache(game_package: str, extra_sources: tuple[str, ...] = ()) -> None:

@@ -6,19 +6,25 @@
   takes the display card that best completes a recipe it can still place, raises the
   best-valued noble while it can (hexagon, rank, new rank for the large token, square-token
   progress, influence), and switches to Option 2 when it can kill a valuable opponent noble
-  it could replace at once.
-
-Greedy parameters (index, name, default, range, meaning) are ``GREEDY_PARAMS`` below.
+  it could replace at once. Its parameters (``GREEDY_PARAMS``) also describe archetypes written
+  as YAML parameter sets: country priorities, capital bias, rank ambition, when to switch from
+  character cards to betrayal, assassins vs country cards, hand management. Every parameter after
+  ``influence_weight`` is neutral at its default.
+* ``search`` (family 2): determinized Monte Carlo rollouts at the turn option, take and betrayal
+  play decisions (sim/heads_of_state/search.py), the greedy elsewhere and inside the rollouts.
+  Its vector is ``GREEDY_PARAMS`` (used for its own other decisions and for every seat in its
+  rollouts) followed by ``SEARCH_PARAMS``.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from sim.core.engine import BotSeat, ConfigError
-from sim.heads_of_state.bots import GREEDY, N_GREEDY_PARAMS, RANDOM
+from sim.heads_of_state.state import COUNTRY_NAMES
+from sim.heads_of_state.bots import GREEDY, N_GREEDY_PARAMS, N_SEARCH_PARAMS, RANDOM, SEARCH
 from strategies.parameters import Parameter, parameter_vector
 
-FAMILIES = {"random": RANDOM, "greedy": GREEDY}
+FAMILIES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
 
 # in the order of bots.P_* indices
 GREEDY_PARAMS = (
@@ -31,10 +37,38 @@ GREEDY_PARAMS = (
     Parameter("betray_min_value", 5.0, 0.0, 12.0, "min victim value (rank+1, +2 in a capital) to choose Option 2 / play"),
     Parameter("refresh_threshold", 0.0, 0.0, 3.0, "use Option 1b when no display card is worth this (0 = never)"),
     Parameter("influence_weight", 0.5, 0.0, 3.0, "value per influence point of the raised noble's box"),
+    # country priorities (rules §2.1): added to the value of raising a noble in that country
+    *(Parameter(f"country_weight_{country.lower()}", 0.0, -5.0, 5.0,
+                f"bonus for raising a noble in {country} (country priority; negative avoids it)")
+      for country in COUNTRY_NAMES),
+    Parameter("capital_bias", 0.0, -5.0, 5.0,
+              "bonus for raising a noble in a capital (two-card slots, more influence; negative = provinces)"),
+    Parameter("assassin_preference", 0.0, -3.0, 3.0,
+              "added to assassination attempts (betrayal takes and plays); negative prefers country cards"),
+    Parameter("betray_from_round", 0, 0, 2,
+              "no Option 2 before this round (0 = 1589, 1 = 1689, 2 = 1789): build first, betray later",
+              integer=True),
+    Parameter("betray_round_discount", 0.0, 0.0, 6.0,
+              "betray_min_value falls by this much per round played (later rounds: betray more readily)"),
+    Parameter("raise_threshold", 0.0, 0.0, 10.0,
+              "a raise must be worth more than this, else the cards are kept for a better noble later"),
+    Parameter("hand_target", 0, 0, 10,
+              "with at least this many character cards in hand, take Option 2 whenever any attack is "
+              "possible instead of collecting more (0 = off)", integer=True),
 )
 assert len(GREEDY_PARAMS) == N_GREEDY_PARAMS
+
+# in the order of bots.P_ROLLOUTS ...
+SEARCH_PARAMS = (
+    Parameter("rollouts", 16, 0, 1000,
+              "playouts per candidate at each searched decision (the budget; 0 = play as the greedy)",
+              integer=True),
+    Parameter("max_candidates", 3, 1, 32,
+              "candidates searched per decision: the ones the greedy values most", integer=True),
+)
+assert len(SEARCH_PARAMS) == N_SEARCH_PARAMS
 # family name -> its documented parameters, in vector order (strategies/parameters.py)
-FAMILY_PARAMETERS = {"random": (), "greedy": GREEDY_PARAMS}
+FAMILY_PARAMETERS = {"random": (), "greedy": GREEDY_PARAMS, "search": GREEDY_PARAMS + SEARCH_PARAMS}
 N_PARAMETERS = max(len(parameters) for parameters in FAMILY_PARAMETERS.values())
 N_PARAMS = N_PARAMETERS  # width of the kernel's parameter matrix
 

@@ -377,6 +377,34 @@ def _search_or_greedy(state, data, rules, player, moves, params):
     return search_impl
 
 
+@inline_game_kernel
+def listed_turn_score(data, moves, index, gains, general, retrieve_worth, params):
+    """The greedy's score of listed influence turn ``index``: the holding gains along a placement
+    path, the markers a retrieval brings back, or the fixed score of a skip or card swap."""
+    kind = moves[index, MOVE_KIND]
+    score = 0.0
+    if kind == PLACE or kind == PLACE_FOUR:
+        for step in range(moves[index, MOVE_LENGTH]):
+            score += gains[moves[index, MOVE_PATH + 2 * step], moves[index, MOVE_PATH + 2 * step + 1]]
+        if kind == PLACE_FOUR:
+            score -= PLACE_FOUR_COST
+    elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
+        if kind == RETRIEVE_FOUR:
+            wanted = data.numbers[RETRIEVE_FOUR_COUNT]
+        elif moves[index, MOVE_CARD] == C.JOKER:
+            wanted = data.numbers[RETRIEVE_JOKER_COUNT]
+        else:
+            wanted = data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
+        score = min(wanted, general) * retrieve_worth
+        if kind == RETRIEVE_FOUR:
+            score -= PLACE_FOUR_COST
+    elif kind == SKIP:
+        score = influence_skip_score(data, params)
+    elif kind == CARD_SWAP:
+        score = CARD_SWAP_SCORE
+    return score
+
+
 @game_kernel
 def score_listed_turns(state, data, player, moves, n_moves, params, scores):
     """scores[i]: the greedy's score of listed influence turn i, as ``choose_influence_move``
@@ -390,27 +418,7 @@ def score_listed_turns(state, data, player, moves, n_moves, params, scores):
     general = state.general_supply[player]
     retrieve_worth = influence_retrieve_worth(state, player, params)
     for index in range(n_moves):
-        kind = moves[index, MOVE_KIND]
-        score = 0.0
-        if kind == PLACE or kind == PLACE_FOUR:
-            for step in range(moves[index, MOVE_LENGTH]):
-                score += gains[moves[index, MOVE_PATH + 2 * step], moves[index, MOVE_PATH + 2 * step + 1]]
-            if kind == PLACE_FOUR:
-                score -= PLACE_FOUR_COST
-        elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
-            if kind == RETRIEVE_FOUR:
-                wanted = data.numbers[RETRIEVE_FOUR_COUNT]
-            elif moves[index, MOVE_CARD] == C.JOKER:
-                wanted = data.numbers[RETRIEVE_JOKER_COUNT]
-            else:
-                wanted = data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
-            score = min(wanted, general) * retrieve_worth
-            if kind == RETRIEVE_FOUR:
-                score -= PLACE_FOUR_COST
-        elif kind == SKIP:
-            score = influence_skip_score(data, params)
-        elif kind == CARD_SWAP:
-            score = CARD_SWAP_SCORE
+        score = listed_turn_score(data, moves, index, gains, general, retrieve_worth, params)
         scores[index] = score
 
 
@@ -430,27 +438,7 @@ def choose_influence_move(state, data, player, moves, n_moves, family, params):
     best = 0
     best_score = -1e18
     for index in range(n_moves):
-        kind = moves[index, MOVE_KIND]
-        score = 0.0
-        if kind == PLACE or kind == PLACE_FOUR:
-            for step in range(moves[index, MOVE_LENGTH]):
-                score += gains[moves[index, MOVE_PATH + 2 * step], moves[index, MOVE_PATH + 2 * step + 1]]
-            if kind == PLACE_FOUR:
-                score -= PLACE_FOUR_COST
-        elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
-            if kind == RETRIEVE_FOUR:
-                wanted = data.numbers[RETRIEVE_FOUR_COUNT]
-            elif moves[index, MOVE_CARD] == C.JOKER:
-                wanted = data.numbers[RETRIEVE_JOKER_COUNT]
-            else:
-                wanted = data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
-            score = min(wanted, general) * retrieve_worth
-            if kind == RETRIEVE_FOUR:
-                score -= PLACE_FOUR_COST
-        elif kind == SKIP:
-            score = influence_skip_score(data, params)
-        elif kind == CARD_SWAP:
-            score = CARD_SWAP_SCORE
+        score = listed_turn_score(data, moves, index, gains, general, retrieve_worth, params)
         if score > best_score:
             best_score = score
             best = index

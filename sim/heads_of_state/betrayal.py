@@ -22,7 +22,7 @@ from sim.heads_of_state.events import (EV_BAG, EV_BPLAY, EV_KILL, EV_LEAVE_EMPTY
 from sim.heads_of_state.nobles import can_pay, place_noble, raise_noble
 from sim.heads_of_state.refill_plan import list_deferred_refills, list_plan_payments, plan_with_target
 from sim.heads_of_state.state import (kernel, STAT_KILLS, ASSASSIN, CAPITAL, N_RANKS, RNG_ASSASSIN_BAG, S_GAME_INDEX,
-                                      S_ROUND)
+                                      S_LEFT_EMPTY, S_ROUND)
 from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_A, B_CARD_B,
                                        B_CARD_TYPE, B_CARDS_SPENT, B_COUNTRY, B_GAME_INDEX,
                                        B_ROUND, B_SEAT, B_SUCCESS, B_TARGET_RANK, B_TARGET_SEAT)
@@ -221,11 +221,19 @@ def betrayal_plays(st, d, cx, p):
     option2_refill = deferred, all after the last play."""
     st.vacated[:] = 0
     st.targeted[:] = 0
+    st.scal[S_LEFT_EMPTY] = 0
+    continue_betrayal_plays(st, d, cx, p, cx.counters[K_BETRAYAL_N])
+
+
+@kernel
+def continue_betrayal_plays(st, d, cx, p, first_row):
+    """The play loop of :func:`betrayal_plays`; everything it carries between plays is in the state
+    (targeted, vacated, S_LEFT_EMPTY), so a search bot can continue it on a copy. ``first_row``:
+    this turn's first betrayals-table row (Q8 deferred marks refilled boxes there)."""
     deferred = cx.rules[R_OPTION2_REFILL] != 0.0
-    first_row = cx.counters[K_BETRAYAL_N]
-    left_empty = 0
     mv = cx.moves
     while True:
+        left_empty = st.scal[S_LEFT_EMPTY]
         n = list_betrayal_plays(st, d, cx, p, left_empty)
         i = choose(st, d, cx, p, D_BPLAY, n)
         box = mv[i, 0]
@@ -260,7 +268,7 @@ def betrayal_plays(st, d, cx, p):
             if not deferred:
                 refilled = refill_now(st, d, cx, p, box, left_empty)
                 if refilled == 0:
-                    left_empty = 1
+                    st.scal[S_LEFT_EMPTY] = 1
         k = cx.counters[K_BETRAYAL_N]
         cx.counters[K_BETRAYAL_N] = k + 1
         if k >= cx.betrayals.shape[0]:

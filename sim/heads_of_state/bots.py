@@ -8,6 +8,8 @@ cards, hand *sizes*; never decks or other hands.
 Families (ids and parameter vectors documented in ``strategies/heads_of_state.py``):
 * RANDOM: uniform over the legal decisions at every decision point (seat's own stream).
 * GREEDY: one-step heuristic scored with a float parameter vector.
+* SEARCH: determinized Monte Carlo rollouts at the turn option, take and betrayal-play decisions
+  (search.py); greedy with its own greedy parameters everywhere else and inside the rollouts.
 
 Move row layouts per decision kind (columns 0..3):
   D_OPTION   (option code)                        D_TAKE   (display slot or -1 = deck, card type)
@@ -19,26 +21,39 @@ Move row layouts per decision kind (columns 0..3):
                each followed by a D_PAY decision; greedy ranks them like D_RAISE)
 """
 
+from numba.extending import overload
+
 from sim.core.random_streams import below
 from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY
 from sim.heads_of_state.recipes import can_pay_hand
-from sim.heads_of_state.events import W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY
-from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, ASSASSIN, CAPITAL, COURTESAN, N_RANKS, OPT_1A,
-                                      OPT_1B, OPT_2, RNG_BOT_0)
+from sim.heads_of_state.events import K_FORCED, W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY, SearchCtx
+from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, ASSASSIN, CAPITAL, COURTESAN, N_CHAR_TYPES,
+                                      N_RANKS, OPT_1A, OPT_1B, OPT_2, RNG_BOT_0, S_ROUND)
 
-RANDOM, GREEDY = 0, 1
+RANDOM, GREEDY, SEARCH = 0, 1, 2
 (D_OPTION, D_TAKE, D_RAISE, D_PAY, D_BTAKE, D_BPLAY, D_REFILL, D_DISCARD, D_BDISCARD,
  D_TAKE_ORDER, D_END_REFILL) = range(11)
 
 # greedy parameter indices (names/defaults/ranges in strategies/heads_of_state.py)
+# (P_COUNTRY_WEIGHT + country: one weight per country, GB FR ES DE). Every parameter added after
+# P_INFLUENCE_WEIGHT is neutral at its default: the default greedy plays exactly as before.
 (P_DECK_THRESHOLD, P_COURTESAN_VALUE, P_HEX_WEIGHT, P_RANK_WEIGHT, P_NEW_RANK_WEIGHT,
- P_SQUARE_WEIGHT, P_BETRAY_MIN_VALUE, P_REFRESH_THRESHOLD, P_INFLUENCE_WEIGHT) = range(9)
-N_GREEDY_PARAMS = 9
+ P_SQUARE_WEIGHT, P_BETRAY_MIN_VALUE, P_REFRESH_THRESHOLD, P_INFLUENCE_WEIGHT,
+ P_COUNTRY_WEIGHT, _FR, _ES, _DE, P_CAPITAL_BIAS, P_ASSASSIN_PREFERENCE, P_BETRAY_FROM_ROUND,
+ P_BETRAY_ROUND_DISCOUNT, P_RAISE_THRESHOLD, P_HAND_TARGET) = range(19)
+N_GREEDY_PARAMS = 19
+# search parameters follow the greedy ones in a search bot's vector (search.py)
+P_ROLLOUTS, P_MAX_CANDIDATES = N_GREEDY_PARAMS, N_GREEDY_PARAMS + 1
+N_SEARCH_PARAMS = 2
 
 
 @kernel
 def choose(st, d, cx, p, kind, n):
     """Index (0..n-1) of the chosen row of cx.moves for seat p at a decision point of ``kind``."""
+    forced = cx.counters[K_FORCED]
+    if forced != 0:                    # a search bot replaying its candidate on a copy (search.py)
+        cx.counters[K_FORCED] = 0
+        return forced - 1
     if n <= 1:
         return 0
     family = cx.bot_family[p]
@@ -46,7 +61,33 @@ def choose(st, d, cx, p, kind, n):
         return below(st.streams, RNG_BOT_0 + p, n)
     elif family == GREEDY:
         return greedy_choose(st, d, cx, p, kind, n)
+    elif family == SEARCH:
+        return search_or_greedy(st, d, cx, p, kind, n)
     return 0
+
+
+def search_or_greedy(st, d, cx, p, kind, n):
+    """A search bot's decision: compiled per context type (the overload below); this body runs
+    only interpreted (NUMBA_DISABLE_JIT=1), where rollouts never reach it (every seat greedy)."""
+    from sim.heads_of_state.search import search_choose
+    return search_choose(st, d, cx, p, kind, n)
+
+
+@overload(search_or_greedy)
+def _search_or_greedy(st, d, cx, p, kind, n):
+    """In a chunk with a search bot (``SearchCtx``), search (search.py). In a ``Ctx`` -- a chunk
+    without search bots, or a rollout, where every seat is greedy -- the greedy; compiling it so
+    keeps the rollout code free of a compiled recursion (choose -> search -> rollout -> choose)."""
+    if getattr(cx, "instance_class", None) is not SearchCtx:
+        def greedy_impl(st, d, cx, p, kind, n):
+            return greedy_choose(st, d, cx, p, kind, n)
+        return greedy_impl
+    from sim.heads_of_state.search import search_choose    # search.py imports the rules (cycle)
+
+    def search_impl(st, d, cx, p, kind, n):
+        # "+ 0" drops numba's literal types: one signature, the one engine.make_ctx compiles first
+        return search_choose(st, d, cx, p + 0, kind + 0, n + 0)
+    return search_impl
 
 
 # ------------------------------------------------------------------------------------------------
@@ -119,12 +160,13 @@ def greedy_raise(st, d, prm, p, mv, n, work):
     w_new = prm[P_NEW_RANK_WEIGHT]
     w_square = prm[P_SQUARE_WEIGHT]
     w_infl = prm[P_INFLUENCE_WEIGHT]
+    capital_bias = prm[P_CAPITAL_BIAS]
     best = 0
     best_value = -1e300
     for i in range(n):
         box = mv[i, 0]
         if box < 0:
-            value = 0.0
+            value = prm[P_RAISE_THRESHOLD]   # keeping the cards for a better raise later
         else:
             rank = mv[i, 1]
             region = box_region[box]
@@ -136,7 +178,11 @@ def greedy_raise(st, d, prm, p, mv, n, work):
             country = region_country[region]
             if open_square[country] != 0 and (mine >> region) & 1 == 0:
                 value += w_square * (covered[country] + 1) / country_nreg[country]
-            value += w_infl * base_influence[1 if region_type[region] == CAPITAL else 0]
+            capital = region_type[region] == CAPITAL
+            value += w_infl * base_influence[1 if capital else 0]
+            value += prm[P_COUNTRY_WEIGHT + country]          # country priorities
+            if capital:
+                value += capital_bias
         if value > best_value:
             best_value = value
             best = i
@@ -194,45 +240,95 @@ def best_attack_value(st, d, p, work, mix):
 
 
 @kernel
+def hand_size(hand, p):
+    held = 0
+    for t in range(N_CHAR_TYPES):
+        held += hand[p, t]
+    return held
+
+
+@kernel
+def betrayal_threshold(st, prm):
+    """Min victim value for Option 2 in this round: betray_min_value, lowered by
+    betray_round_discount per round played (rounds 1589/1689/1789 = 0/1/2)."""
+    return prm[P_BETRAY_MIN_VALUE] - prm[P_BETRAY_ROUND_DISCOUNT] * st.scal[S_ROUND]
+
+
+@kernel
+def take_value(hand, recipe, recipe_size, open_mask, prm, p, slot, card):
+    """Greedy value of a take row (display slot or -1 = a blind deck draw)."""
+    if slot < 0:
+        return prm[P_DECK_THRESHOLD]
+    return card_value(hand, recipe, recipe_size, open_mask, p, card, prm[P_COURTESAN_VALUE])
+
+
+@kernel
+def bplay_value(st, d, prm, payable, box, card_a):
+    """Greedy value of a betrayal-play row (box -1 = stop): the victim's value, +0.5 for a sure kill
+    by country cards, +assassin_preference for an assassination attempt, -3 if p could not refill."""
+    if box < 0:
+        return betrayal_threshold(st, prm) - 0.5
+    v = victim_value(d.region_type, d.box_region, st.box_rank, box)
+    if card_a != ASSASSIN:
+        v += 0.5   # a sure kill
+    else:
+        v += prm[P_ASSASSIN_PREFERENCE]
+    if (payable >> st.box_rank[box]) & 1 == 0:
+        v -= 3.0   # could not refill
+    return v
+
+
+@kernel
+def greedy_option(st, d, cx, p, prm, mv, n):
+    """Row of the greedy's turn option (§4.2/§4.4): Option 2 when it can kill a valuable enough
+    opponent noble (not before betray_from_round; at any value once the hand holds hand_target
+    character cards), else 1b when the display is poor (refresh_threshold), else 1a."""
+    has2 = -1
+    has1a = -1
+    has1b = -1
+    for i in range(n):
+        if mv[i, 0] == OPT_2:
+            has2 = i
+        elif mv[i, 0] == OPT_1A:
+            has1a = i
+        elif mv[i, 0] == OPT_1B:
+            has1b = i
+    mix = cx.rules[R_MIX_ASSASSIN_COUNTRY] != 0.0
+    if has2 >= 0 and st.scal[S_ROUND] >= prm[P_BETRAY_FROM_ROUND]:
+        attack = best_attack_value(st, d, p, cx.work, mix)
+        if attack >= betrayal_threshold(st, prm):
+            return has2
+        if prm[P_HAND_TARGET] > 0 and attack > 0 and hand_size(st.hand, p) >= prm[P_HAND_TARGET]:
+            return has2
+    if has1b >= 0 and prm[P_REFRESH_THRESHOLD] > 0.0:
+        top = 0.0
+        open_mask = open_rank_mask(st, d, p)
+        for slot in range(st.display.shape[0]):
+            if st.display[slot] >= 0:
+                v = card_value(st.hand, d.recipe, d.recipe_size, open_mask, p, st.display[slot],
+                               prm[P_COURTESAN_VALUE])
+                if v > top:
+                    top = v
+        if top < prm[P_REFRESH_THRESHOLD]:
+            return has1b
+    return has1a if has1a >= 0 else 0
+
+
+@kernel
 def greedy_choose(st, d, cx, p, kind, n):
     mv = cx.moves
     prm = cx.bot_params[p]
     best = 0
     best_value = -1e300
     if kind == D_OPTION:
-        has2 = -1
-        has1a = -1
-        has1b = -1
-        for i in range(n):
-            if mv[i, 0] == OPT_2:
-                has2 = i
-            elif mv[i, 0] == OPT_1A:
-                has1a = i
-            elif mv[i, 0] == OPT_1B:
-                has1b = i
-        mix = cx.rules[R_MIX_ASSASSIN_COUNTRY] != 0.0
-        if has2 >= 0 and best_attack_value(st, d, p, cx.work, mix) >= prm[P_BETRAY_MIN_VALUE]:
-            return has2
-        if has1b >= 0 and prm[P_REFRESH_THRESHOLD] > 0.0:
-            top = 0.0
-            open_mask = open_rank_mask(st, d, p)
-            for slot in range(st.display.shape[0]):
-                if st.display[slot] >= 0:
-                    v = card_value(st.hand, d.recipe, d.recipe_size, open_mask, p, st.display[slot],
-                                   prm[P_COURTESAN_VALUE])
-                    if v > top:
-                        top = v
-            if top < prm[P_REFRESH_THRESHOLD]:
-                return has1b
-        return has1a if has1a >= 0 else 0
+        return greedy_option(st, d, cx, p, prm, mv, n)
     elif kind == D_TAKE:
         open_mask = open_rank_mask(st, d, p)
         hand = st.hand
         recipe = d.recipe
         recipe_size = d.recipe_size
-        cv = prm[P_COURTESAN_VALUE]
         for i in range(n):
-            v = prm[P_DECK_THRESHOLD] if mv[i, 0] < 0 else card_value(hand, recipe, recipe_size, open_mask, p, mv[i, 1], cv)
+            v = take_value(hand, recipe, recipe_size, open_mask, prm, p, mv[i, 0], mv[i, 1])
             if v > best_value:
                 best_value = v
                 best = i
@@ -253,7 +349,7 @@ def greedy_choose(st, d, cx, p, kind, n):
             if mv[i, 0] < 0:
                 v = 0.5
             elif mv[i, 1] == ASSASSIN:
-                v = 2.0
+                v = 2.0 + prm[P_ASSASSIN_PREFERENCE]
             else:
                 v = 1.0
             if v > best_value:
@@ -262,19 +358,8 @@ def greedy_choose(st, d, cx, p, kind, n):
         return best
     elif kind == D_BPLAY:
         payable = payable_ranks(st, d, p)
-        box_rank = st.box_rank
-        box_region = d.box_region
-        region_type = d.region_type
         for i in range(n):
-            if mv[i, 0] < 0:
-                v = prm[P_BETRAY_MIN_VALUE] - 0.5
-            else:
-                box = mv[i, 0]
-                v = victim_value(region_type, box_region, box_rank, box)
-                if mv[i, 1] != ASSASSIN:
-                    v += 0.5   # a sure kill
-                if (payable >> box_rank[box]) & 1 == 0:
-                    v -= 3.0   # could not refill
+            v = bplay_value(st, d, prm, payable, mv[i, 0], mv[i, 1])
             if v > best_value:
                 best_value = v
                 best = i

@@ -2,7 +2,7 @@
 
 Public API (sim.core.engine.GameEngine):
 * ``ENGINE.load_setup(game_file=None, rule_overrides=None) -> GameSetup``
-* ``ENGINE.resolve_bot(name) -> BotSeat``                ("random", "greedy")
+* ``ENGINE.resolve_bot(name) -> BotSeat``                ("random", "greedy", "search")
 * ``ENGINE.play_chunk(setup, n_players, bots, seed, first_game, n_games) -> {table: {col: array}}``
   tables "games", "seats", "betrayals", "country_scoring" (columns: sim/heads_of_state/tables.py)
 * ``ENGINE.replay(setup, n_players, bots, seed, game_index) -> str``
@@ -10,13 +10,16 @@ Extras: ``ENGINE.trace_events(...) -> int64[n, 4]`` (the raw event codes, used b
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.heads_of_state import events as ev
-from sim.heads_of_state.bots import GREEDY, RANDOM
+from sim.heads_of_state.bots import GREEDY, RANDOM, SEARCH
 from sim.heads_of_state.data import load_data
 from sim.heads_of_state.kernel import play_chunk_kernel
+from sim.heads_of_state.search import search_choose
+from sim.heads_of_state.state import new_state
 from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_COUNTRIES, N_ROUNDS,
                                       OPTION_NAMES, RANK_NAMES, STEP_NAMES)
 from sim.heads_of_state.tables import (BETRAYALS_COLUMNS, COUNTRY_COLUMNS, GAMES_COLUMNS, N_B, N_C,
@@ -30,6 +33,24 @@ from strategies import heads_of_state as strategies
 # overflows, it is rerun once with the exact count (the kernel keeps counting past the end).
 BETRAYALS_PER_GAME = 48
 TRACE_CAPACITY = 1 << 16
+
+
+def compile_search_first(data, cx):
+    """Compile (or load) the search bot's ``search_choose`` for this context type before any rule
+    kernel is compiled. Compiled later -- from inside bots.choose, while numba is compiling it --
+    its rollouts' calls back into choose (for the rollout context type) would be compiled as a
+    "recursive call", which numba's on-disk cache cannot reload ("Symbol not found:
+    .numba.unresolved$...choose..."). Compiled first, there is no cycle in progress."""
+    if numba.config.DISABLE_JIT:
+        return
+    signature = (numba.typeof(new_state(data)), numba.typeof(data), numba.typeof(cx),
+                 numba.int64, numba.int64, numba.int64)
+    if signature not in _SEARCH_COMPILED:
+        search_choose.compile(signature)
+        _SEARCH_COMPILED.add(signature)
+
+
+_SEARCH_COMPILED = set()
 
 
 def _columns(block, names):
@@ -56,7 +77,7 @@ class HeadsOfStateEngine:
         if len(bots) != n_players:
             raise ConfigError(f"bots: (list): expected {n_players} bots, found {len(bots)}")
         for bot in bots:
-            if bot.family not in (RANDOM, GREEDY):
+            if bot.family not in (RANDOM, GREEDY, SEARCH):
                 raise ConfigError(f"bots: {bot.name}: expected a heads-of-state bot family, found {bot.family!r}")
 
     def make_ctx(self, setup, n_players, bots, n_games=1, betrayal_capacity=None, trace_capacity=0):
@@ -70,16 +91,21 @@ class HeadsOfStateEngine:
             params[i, :len(vec)] = vec
         if betrayal_capacity is None:
             betrayal_capacity = max(16, BETRAYALS_PER_GAME * n_games)
-        return ev.Ctx(
+        searching = any(b.family == SEARCH for b in bots)
+        context_type = ev.SearchCtx if searching else ev.Ctx   # events.py: why two types
+        cx = context_type(
             np.asarray(setup.rules, np.float64), family, params,
             np.zeros((ev.MAX_MOVES, 4), np.int64),
             np.zeros((n_games, N_G), np.int64), np.zeros((n_games * n_players, N_SE), np.int64),
             np.zeros((betrayal_capacity, N_B), np.int64),
             np.zeros((n_games * N_ROUNDS * N_COUNTRIES, N_C), np.int64),
-            np.array([0, 0, 0, 1 if trace_capacity else 0], np.int64),
+            np.array([0, 0, 0, 1 if trace_capacity else 0, 0], np.int64),
             np.zeros(max(trace_capacity, 1), np.int64),
             np.zeros((ev.N_WORK_ROWS, ev.WORK_WIDTH), np.int64), np.zeros(ev.WORK_WIDTH, np.float64),
         )
+        if searching:
+            compile_search_first(setup.data, cx)
+        return cx
 
     def _run(self, setup, n_players, bots, seed, first_game, n_games, trace_on=False):
         b_cap = max(16, BETRAYALS_PER_GAME * n_games)

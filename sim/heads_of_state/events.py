@@ -18,8 +18,10 @@ EVENT_NAMES = ("game_start", "round_start", "turn", "take_display", "take_deck",
                "bplay", "bag", "kill", "leave_empty", "discard", "bdiscard", "revolution",
                "country", "majority", "game_end", "breshuffle", "score", "no_noble_card")
 
-# counters of the chunk context
-K_BETRAYAL_N, K_TRACE_N, K_OVERFLOW, K_TRACE_ON = range(4)
+# counters of the chunk context. K_FORCED (row + 1, 0 = none) makes the next bot decision take that
+# row whatever the bot: a search bot replays its candidate decision on a copy of the state with it.
+K_BETRAYAL_N, K_TRACE_N, K_OVERFLOW, K_TRACE_ON, K_FORCED = range(5)
+N_COUNTERS = 5
 OVERFLOW_BETRAYALS, OVERFLOW_TRACE, OVERFLOW_MOVES = 1, 2, 4
 
 Ctx = namedtuple("Ctx", [
@@ -28,11 +30,18 @@ Ctx = namedtuple("Ctx", [
     "bot_params",  # float64[n_players, n_params]
     "moves",       # int64[MAX_MOVES, 4] legal-decision buffer shared by rules and bots
     "games", "seats", "betrayals", "country",   # output blocks (tables.py columns)
-    "counters",    # int64[4]: betrayal rows used, trace ints used, overflow flags, trace on
+    "counters",    # int64[N_COUNTERS]: betrayal rows used, trace ints used, overflow flags, trace on, forced row
     "trace",       # int64[capacity] event codes
     "work",        # int64[N_WORK_ROWS, WORK_WIDTH] scratch rows (kernels do not allocate)
     "fwork",       # float64[WORK_WIDTH] scratch
 ])
+
+# The context of a chunk with a search bot in it: the same fields, but a type of its own. Only
+# bots.choose compiled for SearchCtx searches (search.py); compiled for Ctx -- every chunk without a
+# search bot, and every rollout -- it plays the greedy for a SEARCH seat. So rollouts never search
+# (no compiled recursion choose -> search -> rollout -> choose), and the rules engine is compiled a
+# second time (for SearchCtx) only when a search bot actually plays.
+SearchCtx = namedtuple("SearchCtx", Ctx._fields)
 
 # scratch rows of Ctx.work (W_PLAN_*: the Q8 deferred refill plan search, refill_plan.py)
 (W_INFLUENCE, W_TOP_RANK, W_BEST_HEX, W_HEX_KEY, W_ORDER, W_COUNTS, W_COVERED, W_OPEN_SQUARE,

@@ -55,7 +55,8 @@ RNG_BETRAYAL_DECK = 1    # betrayal deck shuffles
 RNG_ASSASSIN_BAG = 2     # assassination bag draws (§4.4 step 3)
 RNG_TIEBREAK = 3         # residual influence ties (§6.4 level 4)
 RNG_BOT_0 = 4            # + seat: each seat's own bot randomness
-N_RNG_SOURCES = RNG_BOT_0 + 5
+RNG_SEARCH_0 = RNG_BOT_0 + 5   # + seat: a search bot's determinizations and rollout streams
+N_RNG_SOURCES = RNG_SEARCH_0 + 5
 
 MAX_PLAYERS = 5
 N_ROUNDS = 3
@@ -76,9 +77,14 @@ STEP_NAMES = ("none", "first_turn_take", "option_1a_take", "option_1b_take", "op
               "end_of_turn_refill")
 
 # --- scalar slots of HosState.scal ---------------------------------------------------------------
+# The last three record how far the active player's turn has got, so that a search bot can finish
+# the turn on a copy of the state (search.py): takes still to make after the current one
+# (Option 1a/1b, first turn), the Q7 take order of Option 2, and whether a vacated box was left
+# empty during this turn's betrayal plays (§4.4 step 3).
 (S_N_PLAYERS, S_ROUND, S_ACTIVE, S_DECK_N, S_REV_N, S_SET_ASIDE_N, S_BDECK_N, S_GAME_OVER,
- S_TURN, S_LARGE_NEXT, S_GAME_ROW, S_GAME_INDEX, S_OPTION) = range(13)
-N_SCAL = 13
+ S_TURN, S_LARGE_NEXT, S_GAME_ROW, S_GAME_INDEX, S_OPTION, S_TAKES_LEFT, S_CHARACTER_FIRST,
+ S_LEFT_EMPTY) = range(16)
+N_SCAL = 16
 
 HosState = namedtuple("HosState", [
     "scal",          # int64[N_SCAL] scalars above
@@ -162,6 +168,66 @@ def copy_state(st):
         st.round_step.copy(), st.options.copy(), st.stats.copy(), st.rev_position.copy(),
         st.streams.copy(),
     )
+
+
+@kernel
+def copy_1d(dst, src):
+    """Element-wise copies: whole-array assignment needs numba's NRT, which kernels do without."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@kernel
+def copy_2d(dst, src):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@kernel
+def copy_3d(dst, src):
+    for i in range(src.shape[0]):
+        copy_2d(dst[i], src[i])
+
+
+@kernel
+def copy_into(dst, src):
+    """Copy ``src`` into the same-sized state ``dst`` without allocating (search rollouts)."""
+    copy_1d(dst.scal, src.scal)
+    copy_1d(dst.deck, src.deck)
+    copy_1d(dst.rev, src.rev)
+    copy_1d(dst.display, src.display)
+    copy_1d(dst.set_aside, src.set_aside)
+    copy_1d(dst.discard, src.discard)
+    copy_2d(dst.hand, src.hand)
+    copy_1d(dst.bdeck, src.bdeck)
+    copy_1d(dst.bdisplay, src.bdisplay)
+    copy_1d(dst.bdiscard, src.bdiscard)
+    copy_2d(dst.bhand, src.bhand)
+    copy_1d(dst.box_owner, src.box_owner)
+    copy_1d(dst.box_rank, src.box_rank)
+    copy_3d(dst.dead, src.dead)
+    copy_1d(dst.hex_owner, src.hex_owner)
+    copy_2d(dst.tiles, src.tiles)
+    copy_2d(dst.cards, src.cards)
+    copy_1d(dst.cards_left, src.cards_left)
+    copy_2d(dst.raised, src.raised)
+    copy_1d(dst.lost, src.lost)
+    copy_2d(dst.square_owner, src.square_owner)
+    copy_1d(dst.square_next, src.square_next)
+    copy_1d(dst.large_owner, src.large_owner)
+    copy_1d(dst.score, src.score)
+    copy_2d(dst.score_src, src.score_src)
+    copy_2d(dst.score_round, src.score_round)
+    copy_1d(dst.vacated, src.vacated)
+    copy_1d(dst.targeted, src.targeted)
+    copy_1d(dst.first_done, src.first_done)
+    copy_1d(dst.turns_round, src.turns_round)
+    copy_1d(dst.round_step, src.round_step)
+    copy_2d(dst.options, src.options)
+    copy_2d(dst.stats, src.stats)
+    copy_1d(dst.rev_position, src.rev_position)
+    copy_2d(dst.streams, src.streams)
 
 
 @kernel

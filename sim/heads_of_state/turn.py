@@ -12,7 +12,8 @@ from sim.heads_of_state.events import (EV_BTAKE_DECK, EV_BTAKE_DISPLAY, EV_REFRE
 from sim.heads_of_state.nobles import can_pay, list_raises, raise_noble
 from sim.heads_of_state.round_end import discard_to_limit, revolution
 from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
-                                      S_ACTIVE, S_DECK_N, S_GAME_OVER, S_N_PLAYERS, S_OPTION,
+                                      S_ACTIVE, S_CHARACTER_FIRST, S_DECK_N, S_GAME_OVER, S_N_PLAYERS, S_OPTION,
+                                      S_TAKES_LEFT,
                                       S_REV_N, S_ROUND, S_SET_ASIDE_N, S_TURN, STEP_1A_TAKE,
                                       STEP_1B_TAKE, STEP_2_TAKE, STEP_END_REFILL,
                                       STEP_FIRST_TURN_TAKE)
@@ -104,19 +105,25 @@ def refresh_display(st, d, cx, p):
 @kernel
 def option_1a(st, d, cx, p, n_takes, step):
     """§4.2 1a (and §4.1 first turn with n_takes = N): n takes, then raises."""
-    for _ in range(n_takes):
-        if not take_character_card(st, d, cx, p, step):
-            return False
-    raise_nobles(st, d, cx, p)
-    return True
+    st.scal[S_TAKES_LEFT] = n_takes
+    return finish_option_1(st, d, cx, p, step)
 
 
 @kernel
 def option_1b(st, d, cx, p):
     """§4.2 1b: refresh the display, take 1 (display or deck top, maybe the revolution deck), raise."""
     refresh_display(st, d, cx, p)
-    for _ in range(d.option1b_take):
-        if not take_character_card(st, d, cx, p, STEP_1B_TAKE):
+    st.scal[S_TAKES_LEFT] = d.option1b_take
+    return finish_option_1(st, d, cx, p, STEP_1B_TAKE)
+
+
+@kernel
+def finish_option_1(st, d, cx, p, step):
+    """The takes still due (S_TAKES_LEFT counts them down, so a search bot can finish the turn on a
+    copy from any take), then the raises (§4.2 step 2). False if 1789 ended the game."""
+    while st.scal[S_TAKES_LEFT] > 0:
+        st.scal[S_TAKES_LEFT] -= 1
+        if not take_character_card(st, d, cx, p, step):
             return False
     raise_nobles(st, d, cx, p)
     return True
@@ -160,14 +167,45 @@ def option_2(st, d, cx, p):
         cx.moves[0, 0] = 0           # betrayal card first
         cx.moves[1, 0] = 1           # character card first
         character_first = cx.moves[choose(st, d, cx, p, D_TAKE_ORDER, 2), 0] == 1
+    st.scal[S_CHARACTER_FIRST] = 1 if character_first else 0
     if not character_first:
         take_betrayal_card(st, d, cx, p)
     if not take_character_card(st, d, cx, p, STEP_2_TAKE):
         return False
-    if character_first:
+    finish_option_2(st, d, cx, p)
+    return True
+
+
+@kernel
+def finish_option_2(st, d, cx, p):
+    """Option 2 after its character take: the betrayal take if it comes second (Q7), then the
+    betrayal plays (§4.4 steps 2-3)."""
+    if st.scal[S_CHARACTER_FIRST] != 0:
         take_betrayal_card(st, d, cx, p)
     betrayal_plays(st, d, cx, p)
-    return True
+
+
+@kernel
+def step_of_option(option):
+    """The STEP_* a take of this option reports to the round change (games table)."""
+    if option == OPT_FIRST_TURN:
+        return STEP_FIRST_TURN_TAKE
+    if option == OPT_1A:
+        return STEP_1A_TAKE
+    if option == OPT_1B:
+        return STEP_1B_TAKE
+    return STEP_2_TAKE
+
+
+@kernel
+def finish_turn_after_take(st, d, cx, p):
+    """The rest of the active player's turn after a take decision (search bots finish the turn on a
+    copy of the state from there). False if 1789 ended the game."""
+    option = st.scal[S_OPTION]
+    if option == OPT_2:
+        finish_option_2(st, d, cx, p)
+        return True
+    return finish_option_1(st, d, cx, p, step_of_option(option))
 
 
 @kernel
@@ -216,20 +254,32 @@ def play_turn(st, d, cx):
         mv[n, 0] = OPT_2                                # always legal (Q29)
         n += 1
         option = mv[choose(st, d, cx, p, D_OPTION, n), 0]
+    play_option(st, d, cx, p, option)
+
+
+@kernel
+def play_option(st, d, cx, p, option):
+    """The chosen option of p's turn, the end of the turn, and the next player (a search bot plays
+    its candidate options through this on copies of the state)."""
     st.scal[S_OPTION] = option
     st.options[p, option] += 1
     trace(cx.counters, cx.trace, EV_TURN, p, option, st.scal[S_TURN])
     if option == OPT_FIRST_TURN:
-        alive = option_1a(st, d, cx, p, n_takes, STEP_FIRST_TURN_TAKE)
+        alive = option_1a(st, d, cx, p, d.first_turn_takes[st.scal[S_N_PLAYERS], p], STEP_FIRST_TURN_TAKE)
     elif option == OPT_1A:
         alive = option_1a(st, d, cx, p, d.option1_take, STEP_1A_TAKE)
     elif option == OPT_1B:
         alive = option_1b(st, d, cx, p)
     else:
         alive = option_2(st, d, cx, p)
-    if not alive:
-        return
+    if alive:
+        finish_turn(st, d, cx, p)
+
+
+@kernel
+def finish_turn(st, d, cx, p):
+    """§4.5 end of the turn, then the next player clockwise (unless 1789 ended the game)."""
     end_of_turn(st, d, cx, p)
     if st.scal[S_GAME_OVER] != 0:
         return
-    st.scal[S_ACTIVE] = (p + 1) % n_players
+    st.scal[S_ACTIVE] = (p + 1) % st.scal[S_N_PLAYERS]

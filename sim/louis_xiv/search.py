@@ -69,6 +69,7 @@ import types
 import numpy as np
 from numba import njit
 
+from sim.core.determinization import best_rows, count_opponents_hands, deal_opponents_hands, pool_from_counts
 from sim.core.kernels import copy_into, copy_into_2d, game_kernel, inline_game_kernel
 from sim.core.random_streams import next_u64, pick_by_counts, shuffle, splitmix64
 from sim.louis_xiv import constants as C
@@ -80,7 +81,7 @@ from sim.louis_xiv.influence import apply_move, end_of_phase_placement, return_c
 from sim.louis_xiv.kernel import finish_round
 from sim.louis_xiv.scoring import end_of_game
 from sim.louis_xiv.state import (INFLUENCE_POSITION, INTRIGUE_COUNT, INTRIGUE_HEAD, MAX_MISSIONS, N_PLAYERS,
-                                 ROUND, START_SEAT, TRACE_ON, TRACE_WIDTH, LouisState, hand_size, seat_order)
+                                 ROUND, START_SEAT, TRACE_ON, copy_state, hand_size, seat_order)
 from sim.louis_xiv.turn_options import list_turn_options
 import strategies.louis_xiv as strategies
 from strategies.louis_xiv import GREEDY, MAX_CANDIDATES, ROLLOUTS, prepare_influence_phase, score_listed_turns
@@ -123,7 +124,7 @@ def search_influence_turn(state, data, rules, player, moves, params):
         return 0
     scores = np.empty(n_moves)
     score_listed_turns(state, data, player, moves, n_moves, params, scores)
-    rows = candidate_rows(scores, n_moves, int(params[MAX_CANDIDATES]))
+    rows = best_rows(scores, n_moves, int(params[MAX_CANDIDATES]))
     rollouts = int(params[ROLLOUTS])
     if rows.shape[0] == 1 or rollouts < 1:
         return rows[0]
@@ -153,39 +154,10 @@ def search_influence_turn(state, data, rules, player, moves, params):
 
 
 @search_kernel
-def candidate_rows(scores, n_moves, max_candidates):
-    """Up to ``max_candidates`` rows, best score first (equal scores: listing order, as the greedy)."""
-    count = min(n_moves, max(1, max_candidates))
-    rows = np.empty(count, np.int64)
-    taken = np.zeros(n_moves, np.bool_)
-    for slot in range(count):
-        best = -1
-        for index in range(n_moves):
-            if not taken[index] and (best < 0 or scores[index] > scores[best]):
-                best = index
-        rows[slot] = best
-        taken[best] = True
-    return rows
-
-
-@search_kernel
 def new_rollout_state(state):
-    """A state of the same shapes (filled by ``copy_into_rollout``); scratch and per-phase caches
-    start zeroed, the event log has one row (rollouts log nothing)."""
-    return LouisState(
-        state.game.copy(), state.side.copy(), state.markers.copy(), state.own_supply.copy(),
-        state.general_supply.copy(), state.gold.copy(), state.tokens.copy(), state.token_pile.copy(),
-        state.coats.copy(), state.coat_pile.copy(), state.gold_sequence.copy(),
-        state.influence_deck.copy(), state.influence_hand.copy(), state.intrigue_deck.copy(),
-        state.intrigue_hand.copy(), state.mission_deck.copy(), state.mission_deck_head.copy(),
-        state.mission_deck_count.copy(), state.mission_hand.copy(), state.mission_played.copy(),
-        state.ability_count.copy(), state.uses_left.copy(), state.ability_uses.copy(), state.stats.copy(),
-        state.score_after_round.copy(), state.streams.copy(), np.zeros((1, TRACE_WIDTH), np.int64),
-        np.zeros_like(state.scratch_counts), np.zeros_like(state.scratch_ints),
-        np.zeros_like(state.scratch_needed), np.zeros_like(state.scratch_gifts),
-        np.zeros_like(state.scratch_gains), np.zeros_like(state.scratch_payments),
-        np.zeros_like(state.phase_gifts), np.zeros_like(state.phase_gains), np.zeros_like(state.phase_markers),
-    )
+    """A state of the same shapes, filled again by ``copy_into_rollout`` before every rollout
+    (scratch arrays and per-phase caches are rebuilt before they are read)."""
+    return copy_state(state)
 
 
 @game_kernel
@@ -282,18 +254,6 @@ def rekey_streams(sim, base, k):
 
 
 @game_kernel
-def pool_from_counts(counts, n_kinds, pool):
-    """The unseen items in canonical (sorted) order before the shuffle, so the redeal depends only
-    on which items are unseen, never on where they really are; returns how many."""
-    size = 0
-    for kind in range(n_kinds):
-        for _ in range(counts[kind]):
-            pool[size] = kind
-            size += 1
-    return size
-
-
-@game_kernel
 def redeal_hidden(sim, data, player, pool, counts):
     """Determinization (module docstring): deal everything ``player`` cannot see again, keeping
     every public count. The result depends only on the player's information."""
@@ -302,34 +262,19 @@ def redeal_hidden(sim, data, player, pool, counts):
     n_players = sim.game[N_PLAYERS]
     # influence cards: opponents' hands + the undrawn deck
     counts[:] = 0
-    for other in range(n_players):
-        if other != player:
-            for kind in range(C.N_INFLUENCE_KINDS):
-                counts[kind] += sim.influence_hand[other, kind]
+    count_opponents_hands(sim.influence_hand, player, n_players, C.N_INFLUENCE_KINDS, counts)
     deck = sim.influence_deck
     for index in range(sim.game[INFLUENCE_POSITION], deck.shape[0]):
         counts[deck[index]] += 1
     size = pool_from_counts(counts, C.N_INFLUENCE_KINDS, pool)
     shuffle(streams, source, pool, size)
-    dealt = 0
-    for other in range(n_players):
-        if other != player:
-            held = 0
-            for kind in range(C.N_INFLUENCE_KINDS):
-                held += sim.influence_hand[other, kind]
-                sim.influence_hand[other, kind] = 0
-            for _ in range(held):
-                sim.influence_hand[other, pool[dealt]] += 1
-                dealt += 1
+    dealt = deal_opponents_hands(sim.influence_hand, player, n_players, C.N_INFLUENCE_KINDS, pool, 0)
     for index in range(sim.game[INFLUENCE_POSITION], deck.shape[0]):
         deck[index] = pool[dealt]
         dealt += 1
     # intrigue cards: opponents' hands + the deck (a ring buffer)
     counts[:] = 0
-    for other in range(n_players):
-        if other != player:
-            for courtier in range(C.N_COURTIERS):
-                counts[courtier] += sim.intrigue_hand[other, courtier]
+    count_opponents_hands(sim.intrigue_hand, player, n_players, C.N_COURTIERS, counts)
     ring = sim.intrigue_deck
     head = sim.game[INTRIGUE_HEAD]
     in_deck = sim.game[INTRIGUE_COUNT]
@@ -337,16 +282,7 @@ def redeal_hidden(sim, data, player, pool, counts):
         counts[ring[(head + offset) % ring.shape[0]]] += 1
     size = pool_from_counts(counts, C.N_COURTIERS, pool)
     shuffle(streams, source, pool, size)
-    dealt = 0
-    for other in range(n_players):
-        if other != player:
-            held = 0
-            for courtier in range(C.N_COURTIERS):
-                held += sim.intrigue_hand[other, courtier]
-                sim.intrigue_hand[other, courtier] = 0
-            for _ in range(held):
-                sim.intrigue_hand[other, pool[dealt]] += 1
-                dealt += 1
+    dealt = deal_opponents_hands(sim.intrigue_hand, player, n_players, C.N_COURTIERS, pool, 0)
     for offset in range(in_deck):
         ring[(head + offset) % ring.shape[0]] = pool[dealt]
         dealt += 1
@@ -386,10 +322,7 @@ def redeal_hidden(sim, data, player, pool, counts):
     kinds = counts[:n_kinds]
     for kind in range(n_kinds):
         kinds[kind] = sim.coat_pile[kind]
-    for other in range(n_players):
-        if other != player:
-            for kind in range(n_kinds):
-                kinds[kind] += sim.coats[other, kind]
+    count_opponents_hands(sim.coats, player, n_players, n_kinds, kinds)
     for other in range(n_players):
         if other != player:
             held = 0

@@ -1,0 +1,221 @@
+"""The search bot (family SEARCH): determinized Monte Carlo rollouts at the main decisions.
+
+At the turn option (§4.0: 1a / 1b / 2, and the Q3 first-turn choice), at every character-card
+take (§4.1, §4.2, §4.4 step 1) and at every betrayal play (§4.4 step 2) the bot keeps the
+``max_candidates`` rows its greedy values most, and for each candidate plays the game to its end
+``rollouts`` times from a copy of the state. It picks the candidate with the best mean
+**score margin** (own final score minus the best opponent's final score, §6): a margin rewards
+winning by more and losing by less, which separates candidates with fewer rollouts than a 0/1
+win count. Ties go to the candidate the greedy prefers. Every other decision (raises, payments,
+refills, discards, betrayal takes) is the greedy's, with the bot's own greedy parameters.
+
+Rollouts do not cheat (H12). Before each rollout the copy is *determinized*: everything the
+searching seat cannot see -- the opponents' character and betrayal hands (their sizes are public),
+the order and content of the regular, revolution and betrayal decks -- is pooled and dealt again
+at random, the revolution card staying in the revolution deck at a random place. The public
+zones (displays, discard piles, set-aside pile, board) and the seat's own hands are kept. (Cards an
+opponent was seen taking from a display are not tracked: the redeal treats his hand as unknown.)
+Every random stream of the copy is re-keyed as well, so a rollout does not know the real future
+deck shuffles or assassin-bag draws.
+
+Within a rollout every seat plays the greedy with the searching bot's greedy parameters (its
+model of the table). Rollout ``k`` uses the same redeal and streams for every candidate (common
+random numbers: the candidates are compared on the same imagined futures).
+
+Randomness and reproducibility: one draw per searched decision from the seat's own search stream
+(``RNG_SEARCH_0 + seat``, state.py) keys all its rollouts, so the real game's other streams are
+untouched and results are identical across chunkings. Rollouts run in a plain ``Ctx`` with its
+own move buffer and scratch, so the real decision's ``cx.moves`` and output tables are untouched.
+
+Compilation: :func:`search_choose` and its helpers allocate (the rollout state, context and
+pools, once per decision), so they are compiled with numba's reference counting switched on
+explicitly (``_nrt=True``; numba would otherwise inherit the ``_nrt=False`` of bots.choose). The
+rollouts themselves (:func:`run_rollouts` down) are ``kernel`` functions that allocate nothing: an
+NRT function calling the rule kernels directly -- which call bots.choose again, for the rollout
+context type -- fails to link in numba ("unresolved symbol"), a kernel in between does not.
+"""
+import numpy as np
+from numba import njit
+
+from sim.core.determinization import best_rows, count_opponents_hands, deal_opponents_hands, pool_from_counts
+from sim.core.random_streams import next_u64, shuffle, splitmix64
+from sim.heads_of_state.betrayal import continue_betrayal_plays
+from sim.heads_of_state.bots import (D_BPLAY, D_OPTION, D_TAKE, GREEDY, P_MAX_CANDIDATES, P_ROLLOUTS,
+                                     bplay_value, greedy_choose, open_rank_mask, payable_ranks,
+                                     take_value)
+from sim.heads_of_state.events import (K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, WORK_WIDTH,
+                                       Ctx)
+from sim.heads_of_state.kernel import play_game
+from sim.heads_of_state.state import (N_CHAR_TYPES, N_COUNTRIES, N_RNG_SOURCES, N_ROUNDS, REVOLUTION,
+                                      RNG_SEARCH_0, S_BDECK_N, S_DECK_N, S_GAME_OVER, S_GAME_ROW,
+                                      S_N_PLAYERS, S_OPTION, S_REV_N, copy_into, copy_state, kernel)
+from sim.heads_of_state.tables import N_B, N_C
+from sim.heads_of_state.turn import (finish_turn, finish_turn_after_take, play_option, step_of_option,
+                                     take_character_card)
+
+search_kernel = njit(cache=True, _nrt=True)
+
+
+@search_kernel
+def search_choose(st, d, cx, p, kind, n):
+    """Row (0..n-1) of ``cx.moves`` chosen by seat p's search at a decision point of ``kind``."""
+    prm = cx.bot_params[p]
+    rollouts = int(prm[P_ROLLOUTS])
+    if (kind != D_OPTION and kind != D_TAKE and kind != D_BPLAY) or rollouts < 1:
+        return greedy_choose(st, d, cx, p, kind, n)
+    rows = candidate_rows(st, d, cx, p, kind, n, int(prm[P_MAX_CANDIDATES]))
+    if rows.shape[0] == 1:
+        return rows[0]
+    options = np.empty(rows.shape[0], np.int64)
+    for c in range(rows.shape[0]):
+        options[c] = cx.moves[rows[c], 0]       # D_OPTION rows hold the option code
+    base = next_u64(st.streams, RNG_SEARCH_0 + p)
+    rcx = rollout_context(cx, st.scal[S_N_PLAYERS], prm)
+    sim = copy_state(st)
+    char_pool = np.empty(st.deck.shape[0] + st.rev.shape[0] + st.hand.sum(), np.int64)
+    betrayal_pool = np.empty(st.bdeck.shape[0] + st.bhand.sum(), np.int64)
+    counts = np.empty(max(N_CHAR_TYPES, st.bhand.shape[1]), np.int64)
+    totals = np.zeros(rows.shape[0])
+    run_rollouts(st, d, rcx, sim, p, kind, rows, options, base, rollouts, char_pool, betrayal_pool,
+                 counts, totals)
+    best = 0
+    for c in range(1, rows.shape[0]):
+        if totals[c] > totals[best]:
+            best = c
+    return rows[best]
+
+
+@search_kernel
+def candidate_rows(st, d, cx, p, kind, n, max_candidates):
+    """Up to ``max_candidates`` rows, best greedy value first (the greedy's own choice leads)."""
+    prm = cx.bot_params[p]
+    mv = cx.moves
+    values = np.zeros(n)
+    if kind == D_OPTION:
+        values[greedy_choose(st, d, cx, p, kind, n)] = 1.0
+    elif kind == D_TAKE:
+        open_mask = open_rank_mask(st, d, p)
+        for i in range(n):
+            values[i] = take_value(st.hand, d.recipe, d.recipe_size, open_mask, prm, p, mv[i, 0], mv[i, 1])
+    else:
+        payable = payable_ranks(st, d, p)
+        for i in range(n):
+            values[i] = bplay_value(st, d, prm, payable, mv[i, 0], mv[i, 1])
+    return best_rows(values, n, max_candidates)
+
+
+@search_kernel
+def rollout_context(cx, n_players, prm):
+    """Every seat greedy with the searching bot's parameters; own moves, scratch and small output
+    blocks (a rollout writes betrayal rows past the end -- ignored -- and one game's country rows)."""
+    family = np.full(n_players, GREEDY, np.int64)
+    params = np.empty((n_players, cx.bot_params.shape[1]))
+    for q in range(n_players):
+        params[q, :] = prm
+    return Ctx(
+        cx.rules, family, params, np.zeros((MAX_MOVES, 4), np.int64),
+        cx.games, cx.seats, np.zeros((1, N_B), np.int64),
+        np.zeros((N_ROUNDS * N_COUNTRIES, N_C), np.int64), np.zeros(N_COUNTERS, np.int64),
+        np.zeros(1, np.int64), np.zeros((N_WORK_ROWS, WORK_WIDTH), np.int64), np.zeros(WORK_WIDTH),
+    )
+
+
+@kernel
+def run_rollouts(st, d, rcx, sim, p, kind, rows, options, base, rollouts, char_pool, betrayal_pool,
+                 counts, totals):
+    """totals[c] = the sum of candidate c's score margins over ``rollouts`` rollouts."""
+    for k in range(rollouts):
+        for c in range(rows.shape[0]):
+            totals[c] += rollout(st, d, rcx, sim, p, kind, rows[c], options[c], base, k, char_pool,
+                                 betrayal_pool, counts)
+
+
+@kernel
+def rollout(st, d, rcx, sim, p, kind, row, option, base, k, char_pool, betrayal_pool, counts):
+    """Play candidate ``row`` on a determinized copy ``sim`` of ``st``, then the game to its end;
+    returns p's score margin."""
+    copy_into(sim, st)
+    rekey_streams(sim, base, k)
+    redeal_hidden(sim, p, char_pool, betrayal_pool, counts)
+    sim.scal[S_GAME_ROW] = 0                     # the rollout context holds one game's rows
+    rcx.counters[:] = 0
+    if kind == D_OPTION:
+        play_option(sim, d, rcx, p, option)
+    elif kind == D_TAKE:
+        rcx.counters[K_FORCED] = row + 1         # the take list is rebuilt identically (public)
+        if take_character_card(sim, d, rcx, p, step_of_option(sim.scal[S_OPTION])):
+            if finish_turn_after_take(sim, d, rcx, p):
+                finish_turn(sim, d, rcx, p)
+    else:
+        rcx.counters[K_FORCED] = row + 1
+        continue_betrayal_plays(sim, d, rcx, p, 0)
+        finish_turn(sim, d, rcx, p)
+    if sim.scal[S_GAME_OVER] == 0:
+        play_game(sim, d, rcx)
+    return score_margin(sim, p)
+
+
+@kernel
+def score_margin(st, p):
+    best_other = -1 << 40
+    for q in range(st.scal[S_N_PLAYERS]):
+        if q != p and st.score[q] > best_other:
+            best_other = st.score[q]
+    return float(st.score[p] - best_other)
+
+
+@kernel
+def rekey_streams(sim, base, k):
+    """Fresh, unknown randomness for rollout k: every stream keyed from (base, k, source)."""
+    for source in range(N_RNG_SOURCES):
+        sim.streams[source, 0] = splitmix64(base ^ splitmix64(np.uint64(k * N_RNG_SOURCES + source)))
+        sim.streams[source, 1] = np.uint64(0)
+
+
+@kernel
+def redeal_hidden(sim, p, char_pool, betrayal_pool, counts):
+    """Determinization: deal everything p cannot see again, keeping every public count (hand
+    sizes, deck sizes, the revolution card in the revolution deck, §3 step 4). The result depends
+    only on p's information, so scrambling the hidden zones beforehand changes nothing."""
+    source = RNG_SEARCH_0 + p
+    n_players = sim.scal[S_N_PLAYERS]
+    # character cards: opponents' hands + regular deck + revolution deck (less the revolution card)
+    counts[:] = 0
+    count_opponents_hands(sim.hand, p, n_players, N_CHAR_TYPES, counts)
+    for i in range(sim.scal[S_DECK_N]):
+        counts[sim.deck[i]] += 1
+    n_rev = sim.scal[S_REV_N]
+    has_revolution = False
+    for i in range(n_rev):
+        if sim.rev[i] == REVOLUTION:
+            has_revolution = True
+        else:
+            counts[sim.rev[i]] += 1
+    k = pool_from_counts(counts, N_CHAR_TYPES, char_pool)
+    shuffle(sim.streams, source, char_pool, k)
+    k = deal_opponents_hands(sim.hand, p, n_players, N_CHAR_TYPES, char_pool, 0)
+    for i in range(sim.scal[S_DECK_N]):
+        sim.deck[i] = char_pool[k]
+        k += 1
+    n_plain = n_rev - 1 if has_revolution else n_rev
+    for i in range(n_plain):
+        sim.rev[i] = char_pool[k]
+        k += 1
+    if has_revolution:
+        sim.rev[n_plain] = REVOLUTION
+        shuffle(sim.streams, source, sim.rev, n_rev)
+    # betrayal cards: opponents' betrayal hands + betrayal deck
+    n_types = sim.bhand.shape[1]
+    bcounts = counts
+    bcounts[:] = 0
+    count_opponents_hands(sim.bhand, p, n_players, n_types, bcounts)
+    for i in range(sim.scal[S_BDECK_N]):
+        bcounts[sim.bdeck[i]] += 1
+    k = pool_from_counts(bcounts, n_types, betrayal_pool)
+    shuffle(sim.streams, source, betrayal_pool, k)
+    k = deal_opponents_hands(sim.bhand, p, n_players, n_types, betrayal_pool, 0)
+    for i in range(sim.scal[S_BDECK_N]):
+        sim.bdeck[i] = betrayal_pool[k]
+        k += 1
+
+
