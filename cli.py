@@ -36,7 +36,7 @@ app = typer.Typer(
     no_args_is_help=True, add_completion=False,
     pretty_exceptions_enable=False,  # real crashes: a plain traceback, no locals full of arrays
 )
-stdout = Console(highlight=False)
+stdout = Console(highlight=False, width=None if sys.stdout.isatty() else 160)  # piped: no 80-column wrap
 stderr = Console(stderr=True, highlight=False)
 
 
