@@ -39,7 +39,11 @@ def _prune_old_caches(parent: Path, current: Path) -> None:
             pass
 
 
-_USER_CACHE_DIR = os.environ.get("NUMBA_CACHE_DIR")
+# NUMBA_CACHE_DIR as the user set it. One that courtsim set itself (marked, and inherited by
+# joblib workers from a parent that imported some game last) is not the user's: a worker
+# recomputes the directory of each game it imports.
+_MANAGED_MARKER = "COURTSIM_NUMBA_CACHE_MANAGED"
+_USER_CACHE_DIR = None if os.environ.get(_MANAGED_MARKER) else os.environ.get("NUMBA_CACHE_DIR")
 
 
 # sim/core modules that hold kernels (the runner, experiments, ... are plain Python)
@@ -61,7 +65,8 @@ def use_source_keyed_numba_cache(game_package: str, extra_sources: tuple[str, ..
         current.mkdir(parents=True, exist_ok=True)
     except OSError:
         return  # read-only checkout: numba falls back to its default locations
-    os.environ["NUMBA_CACHE_DIR"] = str(current)  # joblib workers inherit it
+    os.environ["NUMBA_CACHE_DIR"] = str(current)
+    os.environ[_MANAGED_MARKER] = "1"
     import numba
     numba.config.CACHE_DIR = str(current)
     _prune_old_caches(parent, current)
