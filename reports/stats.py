@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 from statsmodels.stats.power import NormalIndPower
+from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 from statsmodels.stats.proportion import proportion_confint, proportion_effectsize
 
 CONFIDENCE = 0.95
@@ -86,8 +87,9 @@ def bradley_terry(pairs: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.Dat
             else:
                 design[row_number, :] -= sign
     outcome = pairs[["wins_a", "wins_b"]].to_numpy(dtype=np.float64)
-    with warnings.catch_warnings():  # a saturated model (two bots) has no residual degrees of freedom
-        warnings.simplefilter("ignore", RuntimeWarning)
+    with warnings.catch_warnings():  # a saturated model (two bots) has no residual degrees of freedom;
+        warnings.simplefilter("ignore", RuntimeWarning)  # a bot that always wins is perfectly separated
+        warnings.simplefilter("ignore", PerfectSeparationWarning)
         fit = sm.GLM(outcome, design, family=sm.families.Binomial()).fit()
     contrast = np.vstack([np.eye(len(bots) - 1), -np.ones((1, len(bots) - 1))])
     strength = contrast @ fit.params
