@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import polars as pl
 from scipy import stats as scipy_stats
-from statsmodels.stats.proportion import proportion_confint
 
+from reports import stats
 from reports.rundir import collect
 
 ALPHA = 0.05
@@ -23,13 +23,7 @@ BATCH_GAMES = 200_000     # games per slice in per-game group-bys (flat memory)
 
 def wilson_interval(successes, trials, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval (arrays or scalars); NaN where there are no trials."""
-    successes = np.asarray(successes, dtype=float)
-    trials = np.asarray(trials, dtype=float)
-    safe = np.where(trials > 0, trials, 1.0)
-    low, high = proportion_confint(np.clip(successes, 0, safe), safe, alpha=alpha, method="wilson")
-    low = np.where(trials > 0, low, np.nan)
-    high = np.where(trials > 0, high, np.nan)
-    return low, high
+    return stats.wilson_interval(successes, trials, confidence=1.0 - alpha)
 
 
 def with_rate(frame: pd.DataFrame, successes: str, trials: str, name: str = "rate") -> pd.DataFrame:

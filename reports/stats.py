@@ -33,7 +33,7 @@ def wilson_interval(successes, trials, confidence: float = CONFIDENCE):
     successes = np.asarray(successes, dtype=np.float64)
     trials = np.asarray(trials, dtype=np.float64)
     safe = np.where(trials > 0, trials, 1.0)
-    low, high = proportion_confint(successes, safe, alpha=1.0 - confidence, method="wilson")
+    low, high = proportion_confint(np.clip(successes, 0, safe), safe, alpha=1.0 - confidence, method="wilson")
     low = np.where(trials > 0, low, np.nan)
     high = np.where(trials > 0, high, np.nan)
     return low, high

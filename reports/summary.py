@@ -9,7 +9,8 @@ the HTML report. A win shared by k seats counts 1/k to each, so win rates add up
   more games would resolve the gap to the fair share (and a difference of ``difference``);
 - ``by_seat``: per player count and seat (first-player advantage);
 - ``by_matchup``: per player count, match-up and bot (experiments only);
-- ``ratings``: Bradley-Terry strengths from every pair of seats of every game.
+- ``ratings``: Bradley-Terry strengths from every pair of seats of every game
+  (``reports.metrics_common.pairwise_results``, shared with the report).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import pandas as pd
 import polars as pl
 
 from reports import stats
+from reports.metrics_common import pairwise_results
 from sim.core import results
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
@@ -110,25 +112,6 @@ def add_games_needed(frame: pd.DataFrame, difference: float) -> pd.DataFrame:
     return frame
 
 
-def pairwise_results(outcomes: pl.LazyFrame) -> pd.DataFrame:
-    """For every pair of seats of a game with different bots: who finished ahead (higher
-    score, the winner ahead of a non-winner at equal score; a full tie counts half each)."""
-    left = outcomes.select("game_index", "seat", pl.col("bot").alias("bot_a"),
-                           pl.col("score").alias("score_a"), pl.col("won").alias("won_a"))
-    right = outcomes.select("game_index", pl.col("seat").alias("seat_b"), pl.col("bot").alias("bot_b"),
-                            pl.col("score").alias("score_b"), pl.col("won").alias("won_b"))
-    ahead = (pl.col("score_a") > pl.col("score_b")) | ((pl.col("score_a") == pl.col("score_b"))
-                                                       & (pl.col("won_a") > pl.col("won_b")))
-    tied = (pl.col("score_a") == pl.col("score_b")) & (pl.col("won_a") == pl.col("won_b"))
-    pairs = (left.join(right, on="game_index")
-             .filter((pl.col("seat") < pl.col("seat_b")) & (pl.col("bot_a") != pl.col("bot_b")))
-             .with_columns(pl.when(ahead).then(1.0).when(tied).then(0.5).otherwise(0.0).alias("a_points"))
-             .group_by("bot_a", "bot_b")
-             .agg(pl.col("a_points").sum().alias("wins_a"), (1.0 - pl.col("a_points")).sum().alias("wins_b"))
-             .sort("bot_a", "bot_b"))
-    return pairs.collect().to_pandas()
-
-
 def summarise(run_dir: str | Path, difference: float = DEFAULT_DIFFERENCE) -> RunSummary:
     run_dir = Path(run_dir)
     manifest = check_run_directory(run_dir)
@@ -138,4 +121,4 @@ def summarise(run_dir: str | Path, difference: float = DEFAULT_DIFFERENCE) -> Ru
     by_matchup = rate_table(outcomes, ["n_players", "matchup", "bot"])
     return RunSummary(game=manifest["config"].get("game", "?"), n_games=int(manifest["config"]["n_games"]),
                       by_bot=by_bot, by_seat=by_seat, by_matchup=by_matchup,
-                      ratings=stats.bradley_terry(pairwise_results(outcomes)), difference=difference)
+                      ratings=stats.bradley_terry(pairwise_results(outcomes.rename({"won": "win"}))), difference=difference)
