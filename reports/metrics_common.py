@@ -2,6 +2,9 @@
 balance, score distributions, tie-break frequency, game length, drama and match-ups.
 
 Inputs are the standard lazy frames of :mod:`reports.rundir`; outputs are small pandas frames.
+Every group-by and join runs on slices of :data:`BATCH_GAMES` game indices through
+:func:`sum_batches` (partial sums and counts, added up; means, shares and quantiles are derived
+from them afterwards), so a report's memory does not grow with the number of games.
 Wins are counted as *credits*: a shared win gives each of the k winners 1/k, so the credits of
 a game sum to 1 and the fair share of a seat is 1 / n_players.
 """
@@ -15,10 +18,13 @@ import polars as pl
 from scipy import stats as scipy_stats
 
 from reports import stats
-from reports.rundir import collect
+from reports.rundir import GAME_RANGE, collect
 
 ALPHA = 0.05
-BATCH_GAMES = 200_000     # games per slice in per-game group-bys (flat memory)
+# Games per slice: every metric that reads the per-seat or per-game frames (or another per-game
+# table) runs on slices of consecutive game indices and adds the partial results up, so memory
+# holds one slice at a time however many games the run has (read at call time: tests shrink it).
+BATCH_GAMES = 100_000
 
 
 def wilson_interval(successes, trials, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
@@ -36,10 +42,10 @@ def with_rate(frame: pd.DataFrame, successes: str, trials: str, name: str = "rat
 
 def win_rates(seats: pl.LazyFrame, by: list[str]) -> pd.DataFrame:
     """Games played, win credits and win rate (with Wilson interval) per group of ``by``."""
-    frame = collect(seats.group_by(by).agg(pl.len().alias("games"),
-                                           pl.col("credit").sum().alias("wins"),
-                                           pl.col("score").mean().alias("mean_score"))
-                    .sort(by)).to_pandas()
+    frame = sum_batches(seats, lambda batch, _: batch.group_by(by).agg(
+        pl.len().alias("games"), pl.col("credit").sum().alias("wins"),
+        pl.col("score").sum().alias("score_sum"), pl.col("score").count().alias("score_count")), by)
+    frame["mean_score"] = frame.pop("score_sum") / frame.pop("score_count").where(lambda c: c > 0)
     return with_rate(frame, "wins", "games", "win_rate")
 
 
@@ -86,8 +92,9 @@ def seat_advantage(seats: pl.LazyFrame) -> pd.DataFrame:
     first player's win rate. Columns: n_players, games, chi2, dof, p_value, cohens_w,
     rotation_balanced, balance, first_player_rate."""
     by_position = win_rates(seats, ["n_players", "position"])
-    seat_bots = collect(seats.group_by(["n_players", "position", "bot"]).agg(pl.len().alias("games"))
-                        ).to_pandas().rename(columns={"position": "seat"})
+    keys = ["n_players", "position", "bot"]
+    seat_bots = sum_batches(seats, lambda batch, _: batch.group_by(keys).agg(pl.len().alias("games")),
+                            keys).rename(columns={"position": "seat"})
     rows = []
     for n_players, group in by_position.groupby("n_players"):
         group = group.sort_values("position")
@@ -110,7 +117,8 @@ def balance_index(win_rates_by_seat) -> float:
 
 def value_counts(lf: pl.LazyFrame, value: str, by: list[str]) -> pd.DataFrame:
     """Histogram of integer ``value`` per group: ``by`` + value + count + share."""
-    frame = collect(lf.group_by(by + [value]).agg(pl.len().alias("count")).sort(by + [value])).to_pandas()
+    keys = by + [value]
+    frame = sum_batches(lf, lambda batch, _: batch.group_by(keys).agg(pl.len().alias("count")), keys)
     frame["share"] = frame["count"] / frame.groupby(by)["count"].transform("sum")
     return frame
 
@@ -142,22 +150,56 @@ def histogram_summary(values, counts) -> dict:
             "q25": quantile[0.25], "median": quantile[0.5], "q75": quantile[0.75]}
 
 
+def histogram_quantiles(values, counts, quantiles: dict[str, tuple[float, str]]) -> dict:
+    """Quantiles of a weighted histogram exactly as polars' ``Expr.quantile(q, method)``
+    computes them on the expanded values (methods ``nearest`` and ``linear``; ``median`` is
+    ``linear`` at 0.5). ``quantiles``: name -> (q, method)."""
+    values = np.asarray(values, dtype=float)
+    counts = np.asarray(counts, dtype=np.int64)
+    order = np.argsort(values, kind="stable")
+    values, cumulative = values[order], np.cumsum(counts[order])
+    total = int(cumulative[-1]) if len(cumulative) else 0
+
+    def at(index: int) -> float:        # the index-th smallest value (0-based)
+        return float(values[np.searchsorted(cumulative, index, side="right")])
+
+    result = {}
+    for name, (q, method) in quantiles.items():
+        if total == 0:
+            result[name] = math.nan
+            continue
+        position = (total - 1) * q
+        if method == "nearest":
+            result[name] = at(min(int(math.floor(position + 0.5)), total - 1))
+        else:
+            low = int(math.floor(position))
+            base = at(low)
+            result[name] = base if low + 1 >= total else base + (at(low + 1) - base) * (position - low)
+    return result
+
+
 def game_indicators(games: pl.LazyFrame) -> pd.DataFrame:
     """Per player count: games, how often the final tie-break decided (with interval), shared
     wins, mean winning score, mean margin, mean length."""
-    frame = collect(games.group_by("n_players").agg(
-        pl.len().alias("games"),
-        pl.col("tiebreak_decided").sum().alias("tiebreak_games"),
-        pl.col("shared_win").sum().alias("shared_games"),
-        pl.col("winning_score").mean().alias("mean_winning_score"),
-        pl.col("margin").mean().alias("mean_margin"),
-        pl.col("length").mean().alias("mean_length"),
-    ).sort("n_players")).to_pandas()
+    means = {"winning_score": "mean_winning_score", "margin": "mean_margin", "length": "mean_length"}
+
+    def sums(batch: pl.LazyFrame, _) -> pl.LazyFrame:
+        return batch.group_by("n_players").agg(
+            pl.len().alias("games"),
+            pl.col("tiebreak_decided").sum().alias("tiebreak_games"),
+            pl.col("shared_win").sum().alias("shared_games"),
+            *[pl.col(c).sum().cast(pl.Float64).alias(f"{c}_sum") for c in means],
+            *[pl.col(c).count().alias(f"{c}_count") for c in means])
+
+    frame = sum_batches(games, sums, ["n_players"])
+    for column, name in means.items():
+        count = frame.pop(f"{column}_count")
+        frame[name] = frame.pop(f"{column}_sum") / count.where(count > 0)
     frame = with_rate(frame, "tiebreak_games", "games", "tiebreak_rate")
     return with_rate(frame, "shared_games", "games", "shared_rate")
 
 
-def drama(seats: pl.LazyFrame, round_columns: list[str], batch_games: int = BATCH_GAMES) -> pd.DataFrame:
+def drama(seats: pl.LazyFrame, round_columns: list[str], batch_games: int | None = None) -> pd.DataFrame:
     """Per player count and round: how often none of the leaders after that round (the seats
     with the highest score then, ties included) is a final winner, with interval."""
     if not round_columns:
@@ -177,28 +219,49 @@ def drama(seats: pl.LazyFrame, round_columns: list[str], batch_games: int = BATC
                      "upsets", "games", "upset_rate")
 
 
-def sum_batches(lf: pl.LazyFrame, aggregate, keys: list[str], batch_games: int = BATCH_GAMES) -> pd.DataFrame:
-    """Run ``aggregate(batch, in_batch)`` (a per-game group-by or join ending in sums per
+def game_range(lf: pl.LazyFrame) -> tuple[int, int] | None:
+    """First and last ``game_index`` of ``lf`` (None: no rows). The standard frames of
+    :mod:`reports.rundir` carry it (attribute ``GAME_RANGE``, from the games table), because
+    computing it through their join would hold the whole run."""
+    known = getattr(lf, GAME_RANGE, None)
+    if known is not None:
+        return known
+    low, high = collect(lf.select(pl.col("game_index").min().alias("low"),
+                                  pl.col("game_index").max().alias("high"))).row(0)
+    return None if low is None else (int(low), int(high))
+
+
+def sum_batches(lf: pl.LazyFrame, aggregate, keys: list[str], batch_games: int | None = None,
+                combine: str = "sum") -> pd.DataFrame:
+    """Run ``aggregate(batch, in_batch)`` (a group-by or join ending in sums or counts per
     ``keys``; ``in_batch`` is the slice's filter on game_index, for other tables it joins) on
-    slices of ``batch_games`` consecutive game indices and add the results up: per-game state
-    never holds more than one slice, so memory stays flat however big the run."""
-    bounds = collect(lf.select(pl.col("game_index").min().alias("low"),
-                               pl.col("game_index").max().alias("high"))).row(0)
-    if bounds[0] is None:
-        return collect(aggregate(lf, pl.lit(True))).to_pandas()
-    parts = []
-    for start in range(int(bounds[0]), int(bounds[1]) + 1, batch_games):
-        in_batch = pl.col("game_index").is_between(start, start + batch_games - 1)
-        parts.append(collect(aggregate(lf.filter(in_batch), in_batch)).to_pandas())
+    slices of ``batch_games`` (default :data:`BATCH_GAMES`) consecutive game indices and add the
+    results up (``combine="first"``: keep the first slice's value), sorted by ``keys`` (none:
+    one row of totals). Nothing holds more than one slice (the filter reaches the Parquet scans,
+    which skip the other row groups), so memory stays flat however big the run. A frame without
+    ``game_index`` is aggregated in one go."""
+    batch_games = max(1, int(batch_games or BATCH_GAMES))
+    bounds = game_range(lf) if "game_index" in lf.collect_schema().names() else None
+    if bounds is None:
+        parts = [collect(aggregate(lf, pl.lit(True))).to_pandas()]
+    else:
+        parts = []
+        for start in range(bounds[0], bounds[1] + 1, batch_games):
+            in_batch = pl.col("game_index").is_between(start, start + batch_games - 1)
+            parts.append(collect(aggregate(lf.filter(in_batch), in_batch)).to_pandas())
     frame = pd.concat(parts, ignore_index=True)
-    return frame.groupby(keys, as_index=False).sum(numeric_only=True).sort_values(keys).reset_index(drop=True)
+    if not keys:
+        return pd.DataFrame([frame.sum(numeric_only=True)])
+    grouped = frame.groupby(keys, as_index=False, dropna=False)
+    return ((grouped.first() if combine == "first" else grouped.sum(numeric_only=True))
+            .sort_values(keys, na_position="first").reset_index(drop=True))
 
 
 def matchup_seat_table(seats: pl.LazyFrame) -> pd.DataFrame:
     """Win credits per (n_players, matchup, seating, seat, bot): the small table match-up views use."""
-    return collect(seats.group_by(["n_players", "matchup", "seating", "seat", "bot"]).agg(
-        pl.len().alias("games"), pl.col("credit").sum().alias("wins")).sort(
-        ["n_players", "matchup", "seating", "seat"])).to_pandas()
+    keys = ["n_players", "matchup", "seating", "seat", "bot"]
+    return sum_batches(seats, lambda batch, _: batch.group_by(keys).agg(
+        pl.len().alias("games"), pl.col("credit").sum().alias("wins")), keys)
 
 
 def matchup_matrix(table: pd.DataFrame) -> pd.DataFrame:
@@ -219,7 +282,7 @@ def matchup_matrix(table: pd.DataFrame) -> pd.DataFrame:
     return with_rate(frame, "wins", "games", "win_rate")
 
 
-def pairwise_results(seats: pl.LazyFrame, batch_games: int = BATCH_GAMES) -> pd.DataFrame:
+def pairwise_results(seats: pl.LazyFrame, batch_games: int | None = None) -> pd.DataFrame:
     """For every pair of seats of a game played by different bots, who finished ahead (higher
     score; at equal score a winner ahead of a non-winner; otherwise half each), summed per
     (bot_a, bot_b) with bot_a < bot_b: columns bot_a, bot_b, wins_a, wins_b (the input of the

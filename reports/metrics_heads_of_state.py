@@ -12,8 +12,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from reports.metrics_common import sum_batches, with_rate
-from reports.rundir import collect
+from reports.metrics_common import histogram_quantiles, sum_batches, with_rate
 
 ASSASSIN_ODDS = 3 / 4          # default bag: 3 own cubes + 1 target cube (data key assassin_bag)
 CARD_TYPES = {0: "assassin", 1: "single-country", 2: "double-country", 3: "mixed"}
@@ -40,20 +39,19 @@ def assassinations(betrayals: pl.LazyFrame, by: list[str]) -> pd.DataFrame:
     """Assassination attempts (card types resolved by the bag: assassin and mixed) per group:
     attempts, successes, success rate with Wilson interval."""
     attempts = betrayals.filter(pl.col("card_type").is_in([0, 3]))
-    frame = collect(attempts.group_by(by).agg(pl.len().alias("attempts"),
-                                              pl.col("success").sum().alias("successes"))
-                    .sort(by)).to_pandas() if by else collect(attempts.select(
-                        pl.len().alias("attempts"), pl.col("success").sum().alias("successes"))).to_pandas()
+    counts = [pl.len().alias("attempts"), pl.col("success").sum().alias("successes")]
+    frame = sum_batches(attempts, lambda batch, _: batch.group_by(by).agg(*counts) if by else batch.select(*counts),
+                        by)
     return with_rate(frame, "successes", "attempts", "success_rate")
 
 
 def betrayal_usage(betrayals: pl.LazyFrame, n_games: int) -> pd.DataFrame:
     """Per card type and target (province / capital): plays per game, success rate, and how
     many of the boxes emptied by a successful play got refilled."""
-    frame = collect(betrayals.group_by(["card_type", "capital"]).agg(
+    keys = ["card_type", "capital"]
+    frame = sum_batches(betrayals, lambda batch, _: batch.group_by(keys).agg(
         pl.len().alias("plays"), pl.col("success").sum().alias("kills"),
-        (pl.col("success").cast(pl.Boolean) & (pl.col("box_refilled") > 0)).sum().alias("refilled"))
-        .sort(["card_type", "capital"])).to_pandas()
+        (pl.col("success").cast(pl.Boolean) & (pl.col("box_refilled") > 0)).sum().alias("refilled")), keys)
     frame["card"] = frame["card_type"].map(CARD_TYPES).fillna("unknown")
     frame["target"] = np.where(frame["capital"] > 0, "capital", "province")
     frame["plays_per_game"] = frame["plays"] / n_games
@@ -67,8 +65,9 @@ def tiebreaks(country: pl.LazyFrame, by: list[str]) -> pd.DataFrame:
     frames = []
     for place in ("first", "second"):
         column = f"{place}_tiebreak"
-        frame = collect(country.group_by(by + [column]).agg(pl.len().alias("count"))
-                        .sort(by + [column])).to_pandas().rename(columns={column: "level"})
+        keys = by + [column]
+        frame = sum_batches(country, lambda batch, _, keys=keys: batch.group_by(keys).agg(pl.len().alias("count")),
+                            keys).rename(columns={column: "level"})
         frame["place"] = place
         frames.append(frame)
     frame = pd.concat(frames, ignore_index=True)
@@ -104,8 +103,8 @@ def majority_ties(seats: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
 
 def score_sources(seats: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
     """Share of winners' and others' points by source (long format: who, source, points, share)."""
-    frame = collect(seats.group_by(pl.col("is_winner") > 0).agg(
-        [pl.col(c).sum() for c in columns] + [pl.col("score").sum()]).sort("is_winner")).to_pandas()
+    frame = sum_batches(seats, lambda batch, _: batch.group_by(pl.col("is_winner") > 0).agg(
+        [pl.col(c).sum() for c in columns] + [pl.col("score").sum()]), ["is_winner"])
     frame["who"] = np.where(frame["is_winner"], "winners", "others")
     long = frame.melt(id_vars=["who", "score"], value_vars=columns, var_name="source", value_name="points")
     long["share"] = long["points"] / long["score"]
@@ -114,21 +113,36 @@ def score_sources(seats: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
 
 
 def round_lengths(games: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
-    """Turns per round per player count: mean, std, quartiles."""
-    long = games.select("n_players", *columns).unpivot(index="n_players", variable_name="round",
-                                                       value_name="turns")
-    frame = collect(long.group_by(["n_players", "round"]).agg(
-        pl.len().alias("games"), pl.col("turns").mean().alias("mean"), pl.col("turns").std().alias("std"),
-        pl.col("turns").quantile(0.1).alias("p10"), pl.col("turns").median().alias("median"),
-        pl.col("turns").quantile(0.9).alias("p90")).sort(["n_players", "round"])).to_pandas()
+    """Turns per round per player count: games, mean, std (sample), 10th percentile, median and
+    90th percentile (as polars' quantile(0.1), median(), quantile(0.9)), from the histogram of
+    turns (a small table, so memory does not grow with the run)."""
+    keys = ["n_players", "round", "turns"]
+
+    def histogram(batch: pl.LazyFrame, _) -> pl.LazyFrame:
+        long = batch.select("n_players", *columns).unpivot(index="n_players", variable_name="round",
+                                                           value_name="turns")
+        return long.group_by(keys).agg(pl.len().alias("count"))
+
+    rows = []
+    for (n_players, round_name), part in sum_batches(games, histogram, keys).groupby(["n_players", "round"]):
+        played = part[part["turns"].notna()]
+        values, counts = played["turns"].to_numpy(dtype=float), played["count"].to_numpy()
+        total = counts.sum()
+        mean = float((values * counts).sum() / total) if total else np.nan
+        variance = float((counts * (values - mean) ** 2).sum() / (total - 1)) if total > 1 else np.nan
+        rows.append({"n_players": n_players, "round": round_name, "games": int(part["count"].sum()),
+                     "mean": mean, "std": np.sqrt(variance),
+                     **histogram_quantiles(values, counts, {"p10": (0.1, "nearest"), "median": (0.5, "linear"),
+                                                            "p90": (0.9, "nearest")})})
+    frame = pd.DataFrame(rows, columns=["n_players", "round", "games", "mean", "std", "p10", "median", "p90"])
     frame["round"] = frame["round"].str.extract(r"(\d+)").astype(int)
     return frame
 
 
 def winner_tiebreak(games: pl.LazyFrame) -> pd.DataFrame:
     """Per player count: share of games won on score alone, decided by noble cards, shared."""
-    frame = collect(games.group_by(["n_players", "winner_tiebreak"]).agg(pl.len().alias("count"))
-                    .sort(["n_players", "winner_tiebreak"])).to_pandas()
+    keys = ["n_players", "winner_tiebreak"]
+    frame = sum_batches(games, lambda batch, _: batch.group_by(keys).agg(pl.len().alias("count")), keys)
     frame["games"] = frame.groupby("n_players")["count"].transform("sum")
     frame = with_rate(frame, "count", "games", "share")
     frame["outcome"] = frame["winner_tiebreak"].map(WINNER_TIEBREAK).fillna("unknown")

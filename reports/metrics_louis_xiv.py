@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from reports import metrics_common
 from reports.metrics_common import sum_batches, with_rate
 from reports.rundir import collect
 
@@ -22,20 +23,30 @@ COAT_SOURCES = ("coats_from_gifts", "coats_from_missions", "coats_from_token_cap
                 "coats_from_conversion", "coats_from_majority")
 MISSION_COLOURS = ("missions_light", "missions_blue", "missions_dark")
 MISSION_POINTS = 5
+COURTIER_SLICE_DIVISOR = 5   # courtier slices: BATCH_GAMES / 5 games (48 evaluations a game vs 3-4 seats)
+
+
+def courtier_batch() -> int:
+    """Games per slice for the courtiers table (reports.metrics_common.sum_batches)."""
+    return max(1, metrics_common.BATCH_GAMES // COURTIER_SLICE_DIVISOR)
+
+
+def _counts(courtiers: pl.LazyFrame, keys: list[str], *aggregations: pl.Expr) -> pd.DataFrame:
+    """``aggregations`` (sums and counts) per ``keys`` over the courtiers table, in slices."""
+    return sum_batches(courtiers, lambda batch, _: batch.group_by(keys).agg(*aggregations), keys,
+                       courtier_batch())
 
 
 def flip_rates(courtiers: pl.LazyFrame) -> pd.DataFrame:
     """Per courtier and round: evaluations, flips, flip rate (Wilson interval)."""
-    frame = collect(courtiers.group_by(["courtier", "round"]).agg(
-        pl.len().alias("evaluations"), pl.col("flipped").sum().alias("flips"))
-        .sort(["courtier", "round"])).to_pandas()
+    frame = _counts(courtiers, ["courtier", "round"],
+                    pl.len().alias("evaluations"), pl.col("flipped").sum().alias("flips"))
     return with_rate(frame, "flips", "evaluations", "flip_rate")
 
 
 def mode_shares(courtiers: pl.LazyFrame) -> pd.DataFrame:
     """Per courtier and round: share of evaluations showing each side and mode."""
-    frame = collect(courtiers.group_by(["courtier", "round", "side", "mode"]).agg(
-        pl.len().alias("count")).sort(["courtier", "round", "side", "mode"])).to_pandas()
+    frame = _counts(courtiers, ["courtier", "round", "side", "mode"], pl.len().alias("count"))
     frame["share"] = frame["count"] / frame.groupby(["courtier", "round"])["count"].transform("sum")
     frame["mode_name"] = frame["mode"].map(MODE_NAMES)
     frame["side_name"] = frame["side"].map(SIDE_NAMES)
@@ -51,10 +62,10 @@ def side_transitions(courtiers: pl.LazyFrame) -> tuple[pd.DataFrame, pd.DataFram
     rows = from, columns = to, cells = share of the row (rows sum to 1); evaluations in the
     last round are excluded (no next evaluation)."""
     last_round = collect(courtiers.select(pl.col("round").max())).item()
-    counts = collect(courtiers.filter(pl.col("round") < last_round)
-                     .group_by(["courtier", "side", "mode", "flipped"])
-                     .agg(pl.len().alias("count"))).to_pandas()
-    modes = collect(courtiers.group_by(["courtier", "side"]).agg(pl.col("mode").first())).to_pandas()
+    counts = _counts(courtiers.filter(pl.col("round") < last_round), ["courtier", "side", "mode", "flipped"],
+                     pl.len().alias("count"))
+    modes = sum_batches(courtiers, lambda batch, _: batch.group_by(["courtier", "side"]).agg(pl.col("mode").first()),
+                        ["courtier", "side"], courtier_batch(), combine="first")
     mode_of = {(c, s): m for c, s, m in modes[["courtier", "side", "mode"]].itertuples(index=False)}
     counts["next_side"] = np.where(counts["flipped"] > 0, 1 - counts["side"], counts["side"])
     counts["next_mode"] = [mode_of.get((c, s), -1) for c, s in zip(counts["courtier"], counts["next_side"])]
@@ -77,11 +88,10 @@ def _share_matrix(counts: pd.DataFrame, source: str, target: str, names: dict) -
 def majority_ties(courtiers: pl.LazyFrame) -> pd.DataFrame:
     """Per courtier: evaluations, how often two or more colours tied for most markers (rate
     with interval), and how often nobody had a marker there."""
-    frame = collect(courtiers.group_by("courtier").agg(
-        pl.len().alias("evaluations"), pl.col("majority_tie").sum().alias("ties"),
-        pl.col("empty").sum().alias("empty"),
-        (pl.col("once_first_seat") >= 0).sum().alias("ties_broken_by_once_first"))
-        .sort("courtier")).to_pandas()
+    frame = _counts(courtiers, ["courtier"],
+                    pl.len().alias("evaluations"), pl.col("majority_tie").sum().alias("ties"),
+                    pl.col("empty").sum().alias("empty"),
+                    (pl.col("once_first_seat") >= 0).sum().alias("ties_broken_by_once_first"))
     frame = with_rate(frame, "ties", "evaluations", "tie_rate")
     frame["empty_rate"] = frame["empty"] / frame["evaluations"]
     return frame
@@ -91,16 +101,16 @@ def louis_outcomes(courtiers: pl.LazyFrame) -> tuple[pd.DataFrame, pd.DataFrame]
     """Louis XIV's courtier: (cases A-E share with interval, summary per courtier: crown taken,
     top tied, second-place gift given)."""
     louis = courtiers.filter(pl.col("louis") > 0)
-    cases = collect(louis.group_by("louis_case").agg(pl.len().alias("count")).sort("louis_case")).to_pandas()
+    cases = _counts(louis, ["louis_case"], pl.len().alias("count"))
     cases["evaluations"] = cases["count"].sum()
     cases = with_rate(cases, "count", "evaluations", "share")
     cases["case"] = cases["louis_case"].map(LOUIS_CASES).fillna("unknown")
-    per_courtier = collect(louis.group_by("courtier").agg(
-        pl.len().alias("evaluations"),
-        (pl.col("crown_seat") >= 0).sum().alias("crown_taken"),
-        (pl.col("louis_case") == 4).sum().alias("tied_on_top"),
-        (pl.col("second_seat") >= 0).sum().alias("second_place_gift"),
-        (pl.col("louis_case") == 5).sum().alias("empty")).sort("courtier")).to_pandas()
+    per_courtier = _counts(louis, ["courtier"],
+                           pl.len().alias("evaluations"),
+                           (pl.col("crown_seat") >= 0).sum().alias("crown_taken"),
+                           (pl.col("louis_case") == 4).sum().alias("tied_on_top"),
+                           (pl.col("second_seat") >= 0).sum().alias("second_place_gift"),
+                           (pl.col("louis_case") == 5).sum().alias("empty"))
     for column in ("crown_taken", "tied_on_top", "second_place_gift", "empty"):
         per_courtier[f"{column}_rate"] = per_courtier[column] / per_courtier["evaluations"]
     return cases, per_courtier
@@ -108,9 +118,9 @@ def louis_outcomes(courtiers: pl.LazyFrame) -> tuple[pd.DataFrame, pd.DataFrame]
 
 def bribes_per_courtier(courtiers: pl.LazyFrame, n_games: int) -> pd.DataFrame:
     """Per courtier: bribes paid and bribe gold spent per game, and the mean gold of a bribe."""
-    frame = collect(courtiers.group_by("courtier").agg(
-        pl.col("bribe_mask").bitwise_count_ones().sum().alias("bribes"),
-        pl.col("bribe_gold").sum().alias("bribe_gold")).sort("courtier")).to_pandas()
+    frame = _counts(courtiers, ["courtier"],
+                    pl.col("bribe_mask").bitwise_count_ones().sum().alias("bribes"),
+                    pl.col("bribe_gold").sum().alias("bribe_gold"))
     frame["bribes_per_game"] = frame["bribes"] / n_games
     frame["gold_per_game"] = frame["bribe_gold"] / n_games
     frame["gold_per_bribe"] = frame["bribe_gold"] / frame["bribes"].where(frame["bribes"] > 0)
@@ -142,7 +152,7 @@ def gifts_by_winners(courtiers: pl.LazyFrame, games: pl.LazyFrame) -> pd.DataFra
         return joined.group_by("courtier").agg(winner_gifts.sum().alias("winner_gifts"),
                                                (all_gifts - winner_gifts).sum().alias("other_gifts"))
 
-    frame = sum_batches(courtiers, per_courtier, ["courtier"])
+    frame = sum_batches(courtiers, per_courtier, ["courtier"], courtier_batch())
     seat_games = collect(games.select(
         pl.col("winner_mask").bitwise_count_ones().sum().alias("winner_seats"),
         (pl.col("n_players") - pl.col("winner_mask").bitwise_count_ones()).sum().alias("other_seats"))).row(0)
@@ -153,8 +163,15 @@ def gifts_by_winners(courtiers: pl.LazyFrame, games: pl.LazyFrame) -> pd.DataFra
 
 def winner_profile(seats: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
     """Mean of each column for winning seats and for the other seats (long format)."""
-    frame = collect(seats.group_by(pl.col("winner") > 0).agg(
-        [pl.col(c).mean() for c in columns]).sort("winner")).to_pandas()
+    def sums(batch: pl.LazyFrame, _) -> pl.LazyFrame:
+        return batch.group_by(pl.col("winner") > 0).agg(
+            *[pl.col(c).sum().cast(pl.Float64).alias(f"{c}_sum") for c in columns],
+            *[pl.col(c).count().alias(f"{c}_count") for c in columns])
+
+    totals = sum_batches(seats, sums, ["winner"])
+    frame = pd.DataFrame({"winner": totals["winner"].astype(bool)})
+    for c in columns:
+        frame[c] = totals[f"{c}_sum"] / totals[f"{c}_count"].where(totals[f"{c}_count"] > 0)
     long = frame.melt(id_vars="winner", var_name="measure", value_name="mean")
     long["who"] = np.where(long["winner"], "winners", "others")
     return long.pivot(index="measure", columns="who", values="mean").reindex(columns).reset_index()
@@ -166,7 +183,7 @@ def score_sources(seats: pl.LazyFrame) -> pd.DataFrame:
     sources = [pl.col(c).sum().alias(c) for c in columns]
     sources.append((MISSION_POINTS * pl.sum_horizontal(MISSION_COLOURS)).sum().alias("missions_5vp"))
     sources.append(pl.col("score").sum().alias("score"))
-    frame = collect(seats.group_by(pl.col("winner") > 0).agg(sources).sort("winner")).to_pandas()
+    frame = sum_batches(seats, lambda batch, _: batch.group_by(pl.col("winner") > 0).agg(sources), ["winner"])
     frame["who"] = np.where(frame["winner"], "winners", "others")
     parts = columns + ["missions_5vp"]
     frame["other_sources"] = frame["score"] - frame[parts].sum(axis=1)

@@ -13,6 +13,10 @@ Standard game frame (one row per game): ``game_index``, ``n_players``, ``matchup
 ``n_winners``, ``tiebreak_decided`` (scores tied on top and the game's final tie-break decided),
 ``shared_win``, ``winning_score``, ``margin`` (winner's score minus the best other score),
 ``length`` (turns played).
+
+Both standard frames carry the run's first and last ``game_index`` (attribute ``GAME_RANGE``):
+the report's metrics slice them by game index, and finding the range through their join would
+hold the whole run.
 """
 from __future__ import annotations
 
@@ -28,6 +32,9 @@ MANIFEST = "run.yaml"
 LOUIS_XIV = "louis-xiv"
 HEADS_OF_STATE = "heads-of-state"
 KNOWN_GAMES = (LOUIS_XIV, HEADS_OF_STATE)
+# The standard frames carry the run's (first, last) game_index in this attribute, so that
+# sliced metrics (reports.metrics_common.sum_batches) need not find it through their join.
+GAME_RANGE = "courtsim_game_range"
 
 
 @dataclass
@@ -36,6 +43,7 @@ class Run:
     path: Path
     manifest: dict
     tables: dict[str, Path] = field(default_factory=dict)
+    _game_range: list = field(default_factory=list, repr=False)     # [range] once known
 
     @property
     def game(self) -> str:
@@ -45,10 +53,21 @@ class Run:
         return table in self.tables
 
     def scan(self, table: str) -> pl.LazyFrame:
-        return pl.scan_parquet(self.tables[table])
+        """The table, tagged with the run's game range (every table holds games of that range)."""
+        lf = pl.scan_parquet(self.tables[table])
+        setattr(lf, GAME_RANGE, self.game_range())
+        return lf
 
     def columns(self, table: str) -> list[str]:
         return self.scan(table).collect_schema().names()
+
+    def game_range(self) -> tuple[int, int] | None:
+        """First and last game_index of the games table (None when it is empty)."""
+        if not self._game_range:
+            low, high = collect(pl.scan_parquet(self.tables["games"]).select(
+                pl.col("game_index").min().alias("low"), pl.col("game_index").max().alias("high"))).row(0)
+            self._game_range.append(None if low is None else (int(low), int(high)))
+        return self._game_range[0]
 
     def bot_names_by_seat(self) -> list[str]:
         bots = self.manifest.get("config", {}).get("bots") or []
@@ -99,7 +118,7 @@ def played_round_columns(lf: pl.LazyFrame, columns: list[str]) -> list[str]:
     """Keep the per-round columns that hold a value (Louis XIV writes -1 beyond the last round)."""
     if not columns:
         return []
-    maxima = lf.select([pl.col(c).max() for c in columns]).collect().row(0)
+    maxima = collect(lf.select([pl.col(c).max() for c in columns])).row(0)
     return [c for c, m in zip(columns, maxima) if m is not None and m >= 0]
 
 
@@ -152,7 +171,7 @@ def seat_frame(run: Run) -> tuple[pl.LazyFrame, list[str]]:
                   pl.col("score"), (win > 0).cast(pl.Int8).alias("win"), "n_winners", *renamed))
     lf = lf.with_columns(pl.when(pl.col("win") > 0).then(1.0 / pl.col("n_winners"))
                          .otherwise(0.0).alias("credit"))
-    return lf, [f"score_after_round_{i + 1}" for i in range(len(rounds))]
+    return _with_range(run, lf), [f"score_after_round_{i + 1}" for i in range(len(rounds))]
 
 
 def game_frame(run: Run) -> pl.LazyFrame:
@@ -163,24 +182,32 @@ def game_frame(run: Run) -> pl.LazyFrame:
     matchup = _matchup_expr(run, games_columns).alias("matchup")
     if run.game == LOUIS_XIV:
         length = seats.group_by("game_index").agg(pl.col("influence_turns").sum().alias("length"))
-        return (games.select("game_index", "n_players", matchup, "n_winners",
-                             (pl.col("decided_by_tiebreak") > 0).alias("tiebreak_decided"),
-                             (pl.col("shared_win") > 0).alias("shared_win"),
-                             "winning_score", "margin")
-                .join(length, on="game_index", how="left"))
+        frame = (games.select("game_index", "n_players", matchup, "n_winners",
+                              (pl.col("decided_by_tiebreak") > 0).alias("tiebreak_decided"),
+                              (pl.col("shared_win") > 0).alias("shared_win"),
+                              "winning_score", "margin")
+                 .join(length, on="game_index", how="left"))
+        return _with_range(run, frame)
     turns = round_columns(games_columns, "turns_round")
     score_stats = (seats.group_by("game_index")
                    .agg(pl.col("score").max().alias("winning_score"),
                         pl.col("score").sort(descending=True).get(1, null_on_oob=True).alias("second"),
                         pl.col("is_winner").sum().alias("n_winners")))
-    return (games.select("game_index", "n_players", matchup,
-                         (pl.col("winner_tiebreak") >= 1).alias("tiebreak_decided"),
-                         (pl.col("winner_tiebreak") == 2).alias("shared_win"),
-                         pl.sum_horizontal(turns).alias("length") if turns else pl.lit(None).alias("length"))
-            .join(score_stats, on="game_index", how="left")
-            .with_columns((pl.col("winning_score") - pl.col("second")).alias("margin"))
-            .select("game_index", "n_players", "matchup", "n_winners", "tiebreak_decided",
-                    "shared_win", "winning_score", "margin", "length"))
+    frame = (games.select("game_index", "n_players", matchup,
+                          (pl.col("winner_tiebreak") >= 1).alias("tiebreak_decided"),
+                          (pl.col("winner_tiebreak") == 2).alias("shared_win"),
+                          pl.sum_horizontal(turns).alias("length") if turns else pl.lit(None).alias("length"))
+             .join(score_stats, on="game_index", how="left")
+             .with_columns((pl.col("winning_score") - pl.col("second")).alias("margin"))
+             .select("game_index", "n_players", "matchup", "n_winners", "tiebreak_decided",
+                     "shared_win", "winning_score", "margin", "length"))
+    return _with_range(run, frame)
+
+
+def _with_range(run: Run, lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Tag a standard frame with the run's game_index range (see GAME_RANGE)."""
+    setattr(lf, GAME_RANGE, run.game_range())
+    return lf
 
 
 def collect(lf: pl.LazyFrame):

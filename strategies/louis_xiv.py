@@ -21,7 +21,7 @@ from numba.extending import overload
 from sim.core.kernels import inline_game_kernel, game_kernel
 
 from sim.core.engine import BotSeat, ConfigError
-from sim.core.random_streams import below, pick_by_counts, uniform
+from sim.core.random_streams import below, draw_uniforms, pick_by_counts, uniform
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.components import list_card_payments
 from sim.louis_xiv.data import (LB_SKIP_COST, RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT,
@@ -103,17 +103,18 @@ def bot_rng_source(player):
 @game_kernel
 def needed_tokens(state, data, player, needed):
     """needed[kind] = 1 if a mission card in hand names that token and the player has none."""
-    needed[:] = 0
-    mission_hand = state.mission_hand
-    mission_cost = data.mission_cost
+    hand = state.mission_hand[player]
+    names_tokens = data.mission_names_tokens
+    # bit k of ``named``: a card in hand names token kind k; or-ed without branches over all
+    # cards (the loop vectorises)
+    named = 0
+    for card in range(names_tokens.shape[0]):
+        named |= names_tokens[card] * hand[card]
     tokens = state.tokens
-    for card in range(mission_cost.shape[0]):
-        if mission_hand[player, card] == 0:
-            continue
-        for slot in range(2):
-            kind = mission_cost[card, slot]
-            if kind > 0 and tokens[player, kind] == 0:
-                needed[kind] = 1
+    needed[:] = 0
+    for kind in range(1, C.N_TOKENS):
+        if tokens[player, kind] == 0:
+            needed[kind] = (named >> kind) & 1
 
 
 @inline_game_kernel
@@ -185,11 +186,12 @@ def gift_value(state, data, player, courtier, params):
 
 @inline_game_kernel
 def win_chance(lead, chance_lead, chance_lead_step, chance_tie):
-    if lead >= 1:
-        return min(0.97, chance_lead + (lead - 1) * chance_lead_step)
-    if lead == 0:
-        return chance_tie
-    return 0.02
+    """The estimated chance to win a courtier with a marker lead of ``lead`` (0.02 when behind).
+    Every case is computed and one picked without a branch: the game asks with leads no branch
+    predictor can guess, and a mispredicted branch costs more than the arithmetic."""
+    ahead = min(0.97, chance_lead + (lead - 1) * chance_lead_step)
+    level_or_behind = chance_tie if lead == 0 else 0.02
+    return ahead if lead >= 1 else level_or_behind
 
 
 @inline_game_kernel
@@ -199,21 +201,18 @@ def holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, c
     holds ``others``: the chance to win it (from the lead) times the gift, less the markers
     that go to the general supply when winning; on a gold side the bribe is the fallback.
     (Parameters come as scalars: read from ``params`` they would be reloaded after every
-    store into the float gains table, which numba cannot prove is a different array.)"""
-    if mine <= 0:
-        return 0.0
-    if louis:
-        chance = win_chance(mine - others, chance_lead, chance_lead_step, chance_tie)
-        return chance * (gift + crown_bonus - mine * value_marker) + (1.0 - chance) * 0.4 * gift
-    if mode == C.THRESHOLD_MODE:
-        if mine >= printed:
-            return 0.95 * gift
-        return 0.3 * gift * mine / max(1, printed)
+    store into the float gains table, which numba cannot prove is a different array.)
+    All three cases are computed and one picked (``win_chance``: why without branches)."""
     chance = win_chance(mine - others, chance_lead, chance_lead_step, chance_tie)
-    value = chance * (gift - mine * value_marker)
-    if mode == C.GOLD_MODE:
-        value += (1.0 - chance) * max(0.0, gift - printed * value_gold)
-    return value
+    with_louis = chance * (gift + crown_bonus - mine * value_marker) + (1.0 - chance) * 0.4 * gift
+    threshold_met = 0.95 * gift
+    threshold_short = 0.3 * gift * mine / max(1, printed)
+    by_threshold = threshold_met if mine >= printed else threshold_short
+    fallback = max(0.0, gift - printed * value_gold) if mode == C.GOLD_MODE else 0.0
+    by_majority = chance * (gift - mine * value_marker) + (1.0 - chance) * fallback
+    by_mode = by_threshold if mode == C.THRESHOLD_MODE else by_majority
+    value = with_louis if louis else by_mode
+    return value if mine > 0 else 0.0
 
 
 @game_kernel
@@ -224,6 +223,20 @@ def fill_holding_gains(state, data, player, params, gains):
     gifts = state.scratch_gifts
     fill_gift_values(data, needed, params, gifts)
     fill_holding_gains_given(state, data, player, params, gifts, gains)
+
+
+@game_kernel
+def single_courtier_gains(state, data, player, courtier, params, row):
+    """``fill_holding_gains`` for one courtier only, into ``row`` (its first row.shape[0] columns)."""
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    gift = gift_value_given(data, courtier, needed, params)
+    n_colours = state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
+    side = state.side[courtier]
+    courtier_holding_gains(state.markers, courtier, player, n_colours, data.courtier_mode[courtier, side],
+                           data.courtier_value[courtier, side], courtier == state.game[LOUIS_COURTIER], gift,
+                           params[CHANCE_LEAD], params[CHANCE_LEAD_STEP], params[CHANCE_TIE], params[VALUE_MARKER],
+                           params[VALUE_GOLD], params[VALUE_CROWN] * params[LOUIS_AGGRESSION], row, row.shape[0])
 
 
 @game_kernel
@@ -254,9 +267,8 @@ def courtier_holding_gains(markers, courtier, player, n_colours, mode, printed, 
                            chance_lead_step, chance_tie, value_marker, value_gold, crown_bonus, row, longest):
     """row[c] for c < longest: the value gained by adding c markers to one courtier."""
     others = 0
-    for colour in range(n_colours):
-        if colour != player and markers[courtier, colour] > others:
-            others = markers[courtier, colour]
+    for colour in range(n_colours):  # the most markers of another colour (picked, not branched)
+        others = max(others, markers[courtier, colour] if colour != player else 0)
     mine = markers[courtier, player]
     base = holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
                                chance_tie, value_marker, value_gold, crown_bonus)
@@ -302,6 +314,12 @@ def phase_influence_gains(state, data, player, params):
     kept = state.phase_gains[player]
     kept_for = state.phase_markers[player]
     gains = state.scratch_gains
+    # the noise of ``add_influence_noise`` (one draw per courtier, the same values), all drawn
+    # first in a loop without branches (the draws are independent hashes of the stream counter)
+    noise = params[NOISE]
+    jitter = state.scratch_jitter
+    if noise > 0.0:
+        draw_uniforms(state.streams, bot_rng_source(player), jitter)
     for courtier in range(C.N_COURTIERS):
         changed = False
         for colour in range(n_colours):
@@ -310,13 +328,19 @@ def phase_influence_gains(state, data, player, params):
         if changed:
             for colour in range(n_colours):
                 kept_for[courtier, colour] = markers[courtier, colour]
+            # columns up to this turn's longest placement only: the DB-PLACE4 use that makes it
+            # 4 can only be spent during the phase, so later turns never read further
             courtier_holding_gains(markers, courtier, player, n_colours, courtier_mode[courtier, side[courtier]],
                                    courtier_value[courtier, side[courtier]], courtier == louis_courtier,
                                    gifts[courtier], chance_lead, chance_lead_step, chance_tie, value_marker,
-                                   value_gold, crown_bonus, kept[courtier], kept.shape[1])
-        for extra in range(longest + 1):
-            gains[courtier, extra] = kept[courtier, extra]
-    add_influence_noise(state, player, params, gains, longest)
+                                   value_gold, crown_bonus, kept[courtier], longest + 1)
+    # a second pass: read back right after the (vector) stores above, ``kept`` stalled the loop
+    if noise <= 0.0:
+        jitter[:] = 0.0   # adds nothing: x + 0.0 * 0.0 == x
+    for courtier in range(C.N_COURTIERS):
+        gains[courtier, 0] = kept[courtier, 0]
+        for extra in range(1, longest + 1):
+            gains[courtier, extra] = kept[courtier, extra] + noise * jitter[courtier]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -549,10 +573,10 @@ def choose_intrigue(state, data, player, courtier, family, params):
             legal[n_legal] = INTRIGUE_TWO_FROM_OWN
             n_legal += 1
         return legal[below(state.streams, bot_rng_source(player), n_legal)]
-    gains = state.scratch_gains[:, :3]
-    fill_holding_gains(state, data, player, params, gains)
-    gain_one = gains[courtier, 1]
-    gain_two = gains[courtier, 2]
+    gains = state.scratch_gains[courtier, :3]
+    single_courtier_gains(state, data, player, courtier, params, gains)
+    gain_one = gains[1]
+    gain_two = gains[2]
     keep = params[VALUE_COAT]  # an unplayed intrigue card is worth a coat at the end
     if general > 0 and gain_one + params[VALUE_MARKER] >= gain_two and gain_one > keep:
         return INTRIGUE_ONE_FROM_GENERAL

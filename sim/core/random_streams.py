@@ -73,6 +73,19 @@ def uniform(streams, source):
 
 
 @kernel
+def draw_uniforms(streams, source, out):
+    """out[i] = the next out.shape[0] ``uniform`` draws of one stream, in order: the same values
+    as drawing them one by one, but computed side by side (each draw is a hash of the counter,
+    so none waits for the one before) and the counter stored once."""
+    counter = streams[source, COUNTER]
+    key = streams[source, KEY]
+    for index in range(out.shape[0]):
+        value = splitmix64(key + (counter + np.uint64(index + 1)) * GOLDEN_GAMMA)
+        out[index] = float(value >> SHIFT_11) * UNIT_53
+    streams[source, COUNTER] = counter + np.uint64(out.shape[0])
+
+
+@kernel
 def below(streams, source, n):
     """An integer uniform in [0, n) (n >= 1)."""
     value = int(uniform(streams, source) * n)

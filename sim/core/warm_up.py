@@ -4,7 +4,7 @@ The first run of a game compiles its kernels, which takes a minute or more per g
 caches them on disk (sim/__init__.py), so later runs start at once. ``courtsim compile`` does
 that first compilation up front, one joblib worker per game, so both cores work at once (CI
 does it before the tests). Every bot family is played once, because some families compile
-code of their own (a search bot compiles the rollout copy of the game loop).
+code of their own (a search bot: its search, and the rules engine for its context type).
 """
 from __future__ import annotations
 

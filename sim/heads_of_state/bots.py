@@ -21,12 +21,17 @@ Move row layouts per decision kind (columns 0..3):
                each followed by a D_PAY decision; greedy ranks them like D_RAISE)
 """
 
-from numba.extending import overload
+import hashlib
+
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 from sim.core.random_streams import below
 from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY
 from sim.heads_of_state.recipes import can_pay_hand
-from sim.heads_of_state.events import K_FORCED, W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY, SearchCtx
+from sim.heads_of_state.events import (K_FORCED, K_SEARCH_FN, K_SEARCH_TAG, W_COVERED, W_OPEN_SQUARE,
+                                       W_PER_COUNTRY, SearchCtx)
 from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, ASSASSIN, CAPITAL, COURTESAN, N_CHAR_TYPES,
                                       N_RANKS, OPT_1A, OPT_1B, OPT_2, RNG_BOT_0, S_ROUND)
 
@@ -68,26 +73,75 @@ def choose(st, d, cx, p, kind, n):
 
 def search_or_greedy(st, d, cx, p, kind, n):
     """A search bot's decision: compiled per context type (the overload below); this body runs
-    only interpreted (NUMBA_DISABLE_JIT=1), where rollouts never reach it (every seat greedy)."""
-    from sim.heads_of_state.search import search_choose
-    return search_choose(st, d, cx, p, kind, n)
+    only interpreted (NUMBA_DISABLE_JIT=1), where rollouts (counters[K_SEARCH_FN] == 0) never
+    search."""
+    if cx.counters[K_SEARCH_FN] == 0:
+        return greedy_choose(st, d, cx, p, kind, n)
+    return call_search(st, d, cx, p, kind, n)
 
 
 @overload(search_or_greedy)
 def _search_or_greedy(st, d, cx, p, kind, n):
     """In a chunk with a search bot (``SearchCtx``), search (search.py). In a ``Ctx`` -- a chunk
-    without search bots, or a rollout, where every seat is greedy -- the greedy; compiling it so
-    keeps the rollout code free of a compiled recursion (choose -> search -> rollout -> choose)."""
+    without search bots, or a rollout, where every seat is greedy -- the greedy: the code of every
+    chunk without a search bot stays free of the search call."""
     if getattr(cx, "instance_class", None) is not SearchCtx:
         def greedy_impl(st, d, cx, p, kind, n):
             return greedy_choose(st, d, cx, p, kind, n)
         return greedy_impl
-    from sim.heads_of_state.search import search_choose    # search.py imports the rules (cycle)
 
     def search_impl(st, d, cx, p, kind, n):
-        # "+ 0" drops numba's literal types: one signature, the one engine.make_ctx compiles first
-        return search_choose(st, d, cx, p + 0, kind + 0, n + 0)
+        return call_search(st, d, cx, p, kind, n)
     return search_impl
+
+
+def search_signature_tag(st_type, d_type, cx_type):
+    """A 60-bit tag of the numba types (state, data, context) a search is compiled for: the
+    compiled search is called through a bare function pointer, so the types at the call site
+    must be exactly the ones it was compiled for (checked at run time, see call_search)."""
+    text = repr((str(st_type), str(d_type), str(cx_type)))
+    return int(hashlib.sha256(text.encode()).hexdigest()[:15], 16)
+
+
+def call_search(st, d, cx, p, kind, n):
+    """A search bot's decision (search.search_choose). Compiled (the overload below), the search is
+    called through the function pointer ``cx.counters[K_SEARCH_FN]`` that engine.make_ctx stores:
+    bots.choose then does not call search_choose in numba's compiled call graph, so the graph has
+    no cycle choose -> search -> rollout -> choose (numba's on-disk cache cannot reload a compiled
+    recursion), and the SearchCtx rules engine does not link in the search and the Ctx engine of
+    its rollouts (events.SearchCtx). This body runs only interpreted (NUMBA_DISABLE_JIT=1)."""
+    from sim.heads_of_state.search import search_choose    # search.py imports the rules (cycle)
+    return search_choose(st, d, cx, p, kind, n)
+
+
+@overload(call_search)
+def _call_search(st, d, cx, p, kind, n):
+    tag = search_signature_tag(st, d, cx)
+
+    def impl(st, d, cx, p, kind, n):
+        if cx.counters[K_SEARCH_TAG] != tag:
+            raise RuntimeError("heads-of-state: the search was compiled for other argument types")
+        # "+ 0" drops numba's literal types: the function pointer takes int64
+        return _call_native_search(cx.counters[K_SEARCH_FN], st, d, cx, p + 0, kind + 0, n + 0)
+    return impl
+
+
+@intrinsic
+def _call_native_search(typingctx, fn, st, d, cx, p, kind, n):
+    """Call the compiled function at address ``fn`` (numba's native calling convention, as
+    numba's first-class function types do) with (st, d, cx, p, kind, n); returns its int64."""
+    signature = types.int64(types.int64, st, d, cx, types.int64, types.int64, types.int64)
+
+    def codegen(context, builder, sig, args):
+        arg_types = sig.args[1:]
+        fn_type = context.call_conv.get_function_type(types.int64, arg_types)
+        fn_ptr = builder.inttoptr(args[0], fn_type.as_pointer())
+        status, result = context.call_conv.call_function(builder, fn_ptr, types.int64, arg_types,
+                                                         args[1:])
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return result
+    return signature, codegen
 
 
 # ------------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.heads_of_state import events as ev
-from sim.heads_of_state.bots import GREEDY, RANDOM, SEARCH
+from sim.heads_of_state.bots import GREEDY, RANDOM, SEARCH, search_signature_tag
 from sim.heads_of_state.data import load_data
 from sim.heads_of_state.kernel import play_chunk_kernel
 from sim.heads_of_state.search import search_choose
@@ -35,22 +35,31 @@ BETRAYALS_PER_GAME = 48
 TRACE_CAPACITY = 1 << 16
 
 
-def compile_search_first(data, cx):
-    """Compile (or load) the search bot's ``search_choose`` for this context type before any rule
-    kernel is compiled. Compiled later -- from inside bots.choose, while numba is compiling it --
-    its rollouts' calls back into choose (for the rollout context type) would be compiled as a
-    "recursive call", which numba's on-disk cache cannot reload ("Symbol not found:
-    .numba.unresolved$...choose..."). Compiled first, there is no cycle in progress."""
+def search_entry(data, cx):
+    """(address, type tag) of the search bot's compiled ``search_choose`` for these data and
+    context types, compiled (or loaded from numba's cache) on first use; make_ctx stores both in
+    ``cx.counters`` and bots.choose calls the search through the address (bots.call_search: why).
+    Its rollouts run the rules engine compiled for ``Ctx`` (the code of every chunk without a search
+    bot). Interpreted (NUMBA_DISABLE_JIT=1) the address is a dummy 1 (choose then calls
+    search_choose directly)."""
     if numba.config.DISABLE_JIT:
-        return
-    signature = (numba.typeof(new_state(data)), numba.typeof(data), numba.typeof(cx),
-                 numba.int64, numba.int64, numba.int64)
-    if signature not in _SEARCH_COMPILED:
+        return 1, 0
+    arg_types = (numba.typeof(new_state(data)), numba.typeof(data), numba.typeof(cx))
+    signature = (*arg_types, numba.int64, numba.int64, numba.int64)
+    if signature not in _SEARCH_ENTRIES:
         search_choose.compile(signature)
-        _SEARCH_COMPILED.add(signature)
+        result = search_choose.overloads[signature]
+        if result.signature.return_type != numba.int64:
+            raise RuntimeError(f"heads-of-state: search_choose returns {result.signature.return_type}, "
+                               "expected int64")
+        address = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+        if not address:
+            raise RuntimeError("heads-of-state: no address for the compiled search_choose")
+        _SEARCH_ENTRIES[signature] = (address, search_signature_tag(*arg_types))
+    return _SEARCH_ENTRIES[signature]
 
 
-_SEARCH_COMPILED = set()
+_SEARCH_ENTRIES = {}
 
 
 def _columns(block, names):
@@ -99,12 +108,12 @@ class HeadsOfStateEngine:
             np.zeros((n_games, N_G), np.int64), np.zeros((n_games * n_players, N_SE), np.int64),
             np.zeros((betrayal_capacity, N_B), np.int64),
             np.zeros((n_games * N_ROUNDS * N_COUNTRIES, N_C), np.int64),
-            np.array([0, 0, 0, 1 if trace_capacity else 0, 0], np.int64),
+            np.array([0, 0, 0, 1 if trace_capacity else 0, 0, 0, 0], np.int64),
             np.zeros(max(trace_capacity, 1), np.int64),
             np.zeros((ev.N_WORK_ROWS, ev.WORK_WIDTH), np.int64), np.zeros(ev.WORK_WIDTH, np.float64),
         )
         if searching:
-            compile_search_first(setup.data, cx)
+            cx.counters[ev.K_SEARCH_FN], cx.counters[ev.K_SEARCH_TAG] = search_entry(setup.data, cx)
         return cx
 
     def _run(self, setup, n_players, bots, seed, first_game, n_games, trace_on=False):

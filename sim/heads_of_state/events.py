@@ -20,8 +20,11 @@ EVENT_NAMES = ("game_start", "round_start", "turn", "take_display", "take_deck",
 
 # counters of the chunk context. K_FORCED (row + 1, 0 = none) makes the next bot decision take that
 # row whatever the bot: a search bot replays its candidate decision on a copy of the state with it.
-K_BETRAYAL_N, K_TRACE_N, K_OVERFLOW, K_TRACE_ON, K_FORCED = range(5)
-N_COUNTERS = 5
+# K_SEARCH_FN / K_SEARCH_TAG: the address of the compiled search (search.search_choose, native
+# calling convention) and the tag of the types it was compiled for (bots.search_signature_tag); set
+# by engine.make_ctx when a search bot plays (SearchCtx below), 0 otherwise.
+K_BETRAYAL_N, K_TRACE_N, K_OVERFLOW, K_TRACE_ON, K_FORCED, K_SEARCH_FN, K_SEARCH_TAG = range(7)
+N_COUNTERS = 7
 OVERFLOW_BETRAYALS, OVERFLOW_TRACE, OVERFLOW_MOVES = 1, 2, 4
 
 Ctx = namedtuple("Ctx", [
@@ -30,7 +33,8 @@ Ctx = namedtuple("Ctx", [
     "bot_params",  # float64[n_players, n_params]
     "moves",       # int64[MAX_MOVES, 4] legal-decision buffer shared by rules and bots
     "games", "seats", "betrayals", "country",   # output blocks (tables.py columns)
-    "counters",    # int64[N_COUNTERS]: betrayal rows used, trace ints used, overflow flags, trace on, forced row
+    "counters",    # int64[N_COUNTERS]: betrayal rows used, trace ints used, overflow flags, trace on, forced row,
+                   # search function address and type tag
     "trace",       # int64[capacity] event codes
     "work",        # int64[N_WORK_ROWS, WORK_WIDTH] scratch rows (kernels do not allocate)
     "fwork",       # float64[WORK_WIDTH] scratch
@@ -38,9 +42,15 @@ Ctx = namedtuple("Ctx", [
 
 # The context of a chunk with a search bot in it: the same fields, but a type of its own. Only
 # bots.choose compiled for SearchCtx searches (search.py); compiled for Ctx -- every chunk without a
-# search bot, and every rollout -- it plays the greedy for a SEARCH seat. So rollouts never search
-# (no compiled recursion choose -> search -> rollout -> choose), and the rules engine is compiled a
-# second time (for SearchCtx) only when a search bot actually plays.
+# search bot, and every rollout -- it plays the greedy for a SEARCH seat, exactly as a greedy seat.
+# So rollouts never search, and the rules engine is compiled a second time (for SearchCtx) only
+# when a search bot actually plays. The SearchCtx choose calls the search through a function
+# pointer (counters[K_SEARCH_FN], bots.call_search), not a compiled call: the compiled call graph
+# has no cycle choose -> search -> rollout -> choose (numba's on-disk cache could not reload it),
+# and the SearchCtx engine does not link in -- and optimize again at every level -- the search with
+# the whole Ctx engine of its rollouts (that had made its compilation 3x as long as the Ctx one).
+# (One context type for all, with the pointer call in every chunk's choose, would compile the
+# engine only once, but measured the greedy 17% slower: the Ctx choose stays free of it.)
 SearchCtx = namedtuple("SearchCtx", Ctx._fields)
 
 # scratch rows of Ctx.work (W_PLAN_*: the Q8 deferred refill plan search, refill_plan.py)

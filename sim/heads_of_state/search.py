@@ -27,12 +27,13 @@ Randomness and reproducibility: one draw per searched decision from the seat's o
 untouched and results are identical across chunkings. Rollouts run in a plain ``Ctx`` with its
 own move buffer and scratch, so the real decision's ``cx.moves`` and output tables are untouched.
 
-Compilation: :func:`search_choose` and its helpers allocate (the rollout state, context and
-pools, once per decision), so they are compiled with numba's reference counting switched on
-explicitly (``_nrt=True``; numba would otherwise inherit the ``_nrt=False`` of bots.choose). The
-rollouts themselves (:func:`run_rollouts` down) are ``kernel`` functions that allocate nothing: an
-NRT function calling the rule kernels directly -- which call bots.choose again, for the rollout
-context type -- fails to link in numba ("unresolved symbol"), a kernel in between does not.
+Compilation: bots.choose compiled for the context of a chunk with a search bot (``SearchCtx``)
+calls :func:`search_choose` through a function pointer (bots.call_search, engine.search_entry), so
+the compiled call graph has no cycle and the rollouts run the rules engine compiled for ``Ctx``.
+:func:`search_choose` and its helpers allocate (the rollout state, context and pools, once per
+decision), so they are compiled with numba's reference counting switched on explicitly
+(``_nrt=True``). The rollouts themselves (:func:`run_rollouts` down) are ``kernel`` functions that
+allocate nothing.
 """
 import numpy as np
 from numba import njit

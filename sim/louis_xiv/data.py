@@ -218,6 +218,8 @@ DATA_FIELDS = (
     "mission_colour",       # int64[n_missions]
     "mission_ability",      # int64[n_missions]
     "mission_cost",         # int64[n_missions, 2]: token kind or ANY_TOKEN
+    "mission_names_tokens", # int64[n_missions]: bit k set if the cost names token kind k (not a
+                            # crown: a crown in hand pays for anything); derived from mission_cost
     "general_supply_at_start",  # int64[5, 4]: by number of players, by seat
 )
 LouisData, LouisDataArrays = define_array_record("LouisData", DATA_FIELDS, globals())
@@ -362,5 +364,7 @@ def to_kernel_data(model: LouisXIVFile) -> LouisData:
         mission_colour=ints([colour for colour, _ in missions]),
         mission_ability=ints([ability_index[m.ability] for _, m in missions]),
         mission_cost=ints([[C.ANY_TOKEN if t == "any" else token_index[t] for t in m.cost] for _, m in missions], (len(missions), 2)),
+        mission_names_tokens=ints([sum({1 << token_index[t] for t in m.cost if t != "any" and token_index[t] != C.CROWN})
+                                   for _, m in missions]),
         general_supply_at_start=general_supply,
     ))

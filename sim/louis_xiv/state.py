@@ -82,6 +82,8 @@ STATE_FIELDS = (
     "scratch_ints",       # int64[32]: small integer lists (legal options, chosen cards, awards)
     "scratch_needed",     # int64[5]: tokens a bot's missions need
     "scratch_gifts",      # float64[12]: what each gift is worth to a bot
+    "scratch_jitter",     # float64[12]: a greedy bot's noise per courtier this turn
+    "scratch_reach",      # float64[4]: bounds on what extending a placement path can add
     "scratch_gains",      # float64[12, 5]: what adding markers to each courtier is worth
     "scratch_payments",   # int64[25, 2]: the ways to pay one mission card
     "phase_gifts",        # float64[4, 12]: what each gift is worth to each greedy bot this
@@ -117,7 +119,8 @@ def new_state(data, trace_capacity=1):
         streams=new_streams(C.N_SOURCES),
         trace=n_ints(max(1, trace_capacity), TRACE_WIDTH),
         scratch_counts=n_ints(C.N_COLOURS), scratch_ints=n_ints(32), scratch_needed=n_ints(C.N_TOKENS),
-        scratch_gifts=np.zeros(C.N_COURTIERS), scratch_gains=np.zeros((C.N_COURTIERS, 5)),
+        scratch_gifts=np.zeros(C.N_COURTIERS), scratch_jitter=np.zeros(C.N_COURTIERS),
+        scratch_reach=np.zeros(4), scratch_gains=np.zeros((C.N_COURTIERS, 5)),
         scratch_payments=n_ints(C.N_TOKENS * C.N_TOKENS, 2),
         phase_gifts=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS)),
         phase_gains=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS, 5)),
@@ -138,7 +141,8 @@ def copy_state(state):
         state.ability_count.copy(), state.uses_left.copy(), state.ability_uses.copy(), state.stats.copy(),
         state.score_after_round.copy(), state.streams.copy(), state.trace.copy(),
         state.scratch_counts.copy(), state.scratch_ints.copy(), state.scratch_needed.copy(),
-        state.scratch_gifts.copy(), state.scratch_gains.copy(), state.scratch_payments.copy(),
+        state.scratch_gifts.copy(), state.scratch_jitter.copy(), state.scratch_reach.copy(),
+        state.scratch_gains.copy(), state.scratch_payments.copy(),
         state.phase_gifts.copy(), state.phase_gains.copy(), state.phase_markers.copy(),
     )
 
