@@ -263,12 +263,19 @@ def fill_holding_gains_given(state, data, player, params, gifts, gains):
 
 
 @inline_game_kernel
+def most_other_markers(markers, courtier, player, n_colours):
+    """The most markers another colour has on the courtier (picked, not branched)."""
+    others = 0
+    for colour in range(n_colours):
+        others = max(others, markers[courtier, colour] if colour != player else 0)
+    return others
+
+
+@inline_game_kernel
 def courtier_holding_gains(markers, courtier, player, n_colours, mode, printed, louis, gift, chance_lead,
                            chance_lead_step, chance_tie, value_marker, value_gold, crown_bonus, row, longest):
     """row[c] for c < longest: the value gained by adding c markers to one courtier."""
-    others = 0
-    for colour in range(n_colours):  # the most markers of another colour (picked, not branched)
-        others = max(others, markers[courtier, colour] if colour != player else 0)
+    others = most_other_markers(markers, courtier, player, n_colours)
     mine = markers[courtier, player]
     base = holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
                                chance_tie, value_marker, value_gold, crown_bonus)
@@ -294,9 +301,10 @@ def prepare_influence_phase(state, data, bot_family, bot_params):
 @game_kernel
 def phase_influence_gains(state, data, player, params):
     """``influence_gains`` during the influence phase, into the whole ``state.scratch_gains``:
-    a courtier's holding gains are recomputed only when its markers changed since this player's
-    last turn (most do not; the sides, Louis XIV and the gift values stay as they are during the
-    phase), the others are the ones kept in ``state.phase_gains``."""
+    a courtier's holding gains are recomputed only when the player's markers on it or the most
+    markers of another colour changed since they were computed (the sides, Louis XIV and the
+    gift values stay as they are during the phase), the others are the ones kept in
+    ``state.phase_gains``."""
     longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
     chance_lead = params[CHANCE_LEAD]
     chance_lead_step = params[CHANCE_LEAD_STEP]
@@ -321,13 +329,12 @@ def phase_influence_gains(state, data, player, params):
     if noise > 0.0:
         draw_uniforms(state.streams, bot_rng_source(player), jitter)
     for courtier in range(C.N_COURTIERS):
-        changed = False
-        for colour in range(n_colours):
-            if kept_for[courtier, colour] != markers[courtier, colour]:
-                changed = True
-        if changed:
-            for colour in range(n_colours):
-                kept_for[courtier, colour] = markers[courtier, colour]
+        # the holding values depend on the markers only through these two numbers
+        mine = markers[courtier, player]
+        others = most_other_markers(markers, courtier, player, n_colours)
+        if kept_for[courtier, 0] != mine or kept_for[courtier, 1] != others:
+            kept_for[courtier, 0] = mine
+            kept_for[courtier, 1] = others
             # columns up to this turn's longest placement only: the DB-PLACE4 use that makes it
             # 4 can only be spent during the phase, so later turns never read further
             courtier_holding_gains(markers, courtier, player, n_colours, courtier_mode[courtier, side[courtier]],

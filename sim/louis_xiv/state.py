@@ -89,7 +89,8 @@ STATE_FIELDS = (
     "phase_gifts",        # float64[4, 12]: what each gift is worth to each greedy bot this
                           # influence phase (strategies/louis_xiv.py, prepare_influence_phase)
     "phase_gains",        # float64[4, 12, 5]: a greedy bot's holding gains per courtier, kept
-    "phase_markers",      # int64[4, 12, 5]: ... for these markers (phase_influence_gains)
+    "phase_markers",      # int64[4, 12, 5]: ... for these markers: columns 0, 1 hold the bot's
+                          # own and the most of another colour (phase_influence_gains)
 )
 LouisState, LouisStateArrays = define_array_record("LouisState", STATE_FIELDS, globals())
 
