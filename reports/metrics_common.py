@@ -18,7 +18,7 @@ import polars as pl
 from scipy import stats as scipy_stats
 
 from reports import stats
-from reports.rundir import GAME_RANGE, collect
+from reports.rundir import GAME_RANGE, collect, index_range
 
 ALPHA = 0.05
 # Games per slice: every metric that reads the per-seat or per-game frames (or another per-game
@@ -224,11 +224,7 @@ def game_range(lf: pl.LazyFrame) -> tuple[int, int] | None:
     :mod:`reports.rundir` carry it (attribute ``GAME_RANGE``, from the games table), because
     computing it through their join would hold the whole run."""
     known = getattr(lf, GAME_RANGE, None)
-    if known is not None:
-        return known
-    low, high = collect(lf.select(pl.col("game_index").min().alias("low"),
-                                  pl.col("game_index").max().alias("high"))).row(0)
-    return None if low is None else (int(low), int(high))
+    return known if known is not None else index_range(lf)
 
 
 def sum_batches(lf: pl.LazyFrame, aggregate, keys: list[str], batch_games: int | None = None,

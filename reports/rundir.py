@@ -21,6 +21,7 @@ hold the whole run.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import polars as pl
@@ -43,7 +44,6 @@ class Run:
     path: Path
     manifest: dict
     tables: dict[str, Path] = field(default_factory=dict)
-    _game_range: list = field(default_factory=list, repr=False)     # [range] once known
 
     @property
     def game(self) -> str:
@@ -55,19 +55,16 @@ class Run:
     def scan(self, table: str) -> pl.LazyFrame:
         """The table, tagged with the run's game range (every table holds games of that range)."""
         lf = pl.scan_parquet(self.tables[table])
-        setattr(lf, GAME_RANGE, self.game_range())
+        setattr(lf, GAME_RANGE, self.game_range)
         return lf
 
     def columns(self, table: str) -> list[str]:
         return self.scan(table).collect_schema().names()
 
+    @cached_property
     def game_range(self) -> tuple[int, int] | None:
         """First and last game_index of the games table (None when it is empty)."""
-        if not self._game_range:
-            low, high = collect(pl.scan_parquet(self.tables["games"]).select(
-                pl.col("game_index").min().alias("low"), pl.col("game_index").max().alias("high"))).row(0)
-            self._game_range.append(None if low is None else (int(low), int(high)))
-        return self._game_range[0]
+        return index_range(pl.scan_parquet(self.tables["games"]))
 
     def bot_names_by_seat(self) -> list[str]:
         bots = self.manifest.get("config", {}).get("bots") or []
@@ -112,6 +109,13 @@ def round_columns(columns: list[str], prefix: str) -> list[str]:
     """``prefix1``, ``prefix2``, ... present in ``columns``, in round order."""
     found = [c for c in columns if c.startswith(prefix) and c[len(prefix):].isdigit()]
     return sorted(found, key=lambda c: int(c[len(prefix):]))
+
+
+def index_range(lf: pl.LazyFrame) -> tuple[int, int] | None:
+    """First and last ``game_index`` of ``lf`` (None: no rows)."""
+    low, high = collect(lf.select(pl.col("game_index").min().alias("low"),
+                                  pl.col("game_index").max().alias("high"))).row(0)
+    return None if low is None else (int(low), int(high))
 
 
 def played_round_columns(lf: pl.LazyFrame, columns: list[str]) -> list[str]:
@@ -206,7 +210,7 @@ def game_frame(run: Run) -> pl.LazyFrame:
 
 def _with_range(run: Run, lf: pl.LazyFrame) -> pl.LazyFrame:
     """Tag a standard frame with the run's game_index range (see GAME_RANGE)."""
-    setattr(lf, GAME_RANGE, run.game_range())
+    setattr(lf, GAME_RANGE, run.game_range)
     return lf
 
 

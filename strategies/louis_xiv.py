@@ -21,7 +21,7 @@ from numba.extending import overload
 from sim.core.kernels import inline_game_kernel, game_kernel
 
 from sim.core.engine import BotSeat, ConfigError
-from sim.core.random_streams import below, draw_uniforms, pick_by_counts, uniform
+from sim.core.random_streams import below, draw_uniforms, pick_by_counts
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.components import list_card_payments
 from sim.louis_xiv.data import (LB_SKIP_COST, RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT,
@@ -231,35 +231,27 @@ def single_courtier_gains(state, data, player, courtier, params, row):
     needed = state.scratch_needed
     needed_tokens(state, data, player, needed)
     gift = gift_value_given(data, courtier, needed, params)
-    n_colours = state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
-    side = state.side[courtier]
-    courtier_holding_gains(state.markers, courtier, player, n_colours, data.courtier_mode[courtier, side],
-                           data.courtier_value[courtier, side], courtier == state.game[LOUIS_COURTIER], gift,
-                           params[CHANCE_LEAD], params[CHANCE_LEAD_STEP], params[CHANCE_TIE], params[VALUE_MARKER],
-                           params[VALUE_GOLD], params[VALUE_CROWN] * params[LOUIS_AGGRESSION], row, row.shape[0])
+    markers = state.markers
+    courtier_holding_gains(state, data, player, courtier, markers[courtier, player],
+                           most_other_markers(markers, courtier, player, colours_in_play(state)), gift, params,
+                           row, row.shape[0])
 
 
 @game_kernel
 def fill_holding_gains_given(state, data, player, params, gifts, gains):
     """``fill_holding_gains`` with the gift values ``gifts`` already known."""
-    chance_lead = params[CHANCE_LEAD]
-    chance_lead_step = params[CHANCE_LEAD_STEP]
-    chance_tie = params[CHANCE_TIE]
-    value_marker = params[VALUE_MARKER]
-    value_gold = params[VALUE_GOLD]
-    crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
-    n_colours = state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
-    louis_courtier = state.game[LOUIS_COURTIER]
+    n_colours = colours_in_play(state)
     markers = state.markers
-    side = state.side
-    courtier_mode = data.courtier_mode
-    courtier_value = data.courtier_value
-    longest = gains.shape[1]
     for courtier in range(C.N_COURTIERS):
-        courtier_holding_gains(markers, courtier, player, n_colours, courtier_mode[courtier, side[courtier]],
-                               courtier_value[courtier, side[courtier]], courtier == louis_courtier,
-                               gifts[courtier], chance_lead, chance_lead_step, chance_tie, value_marker, value_gold,
-                               crown_bonus, gains[courtier], longest)
+        courtier_holding_gains(state, data, player, courtier, markers[courtier, player],
+                               most_other_markers(markers, courtier, player, n_colours), gifts[courtier], params,
+                               gains[courtier], gains.shape[1])
+
+
+@inline_game_kernel
+def colours_in_play(state):
+    """The marker colours on the board: the players', and the imaginary player's (§7)."""
+    return state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
 
 
 @inline_game_kernel
@@ -272,15 +264,23 @@ def most_other_markers(markers, courtier, player, n_colours):
 
 
 @inline_game_kernel
-def courtier_holding_gains(markers, courtier, player, n_colours, mode, printed, louis, gift, chance_lead,
-                           chance_lead_step, chance_tie, value_marker, value_gold, crown_bonus, row, longest):
-    """row[c] for c < longest: the value gained by adding c markers to one courtier."""
-    others = most_other_markers(markers, courtier, player, n_colours)
-    mine = markers[courtier, player]
+def courtier_holding_gains(state, data, player, courtier, mine, others, gift, params, row, width):
+    """row[c] for c < width: the value gained by adding c markers to one courtier on which the
+    player holds ``mine`` markers and the best other colour ``others``."""
+    side = state.side[courtier]
+    mode = data.courtier_mode[courtier, side]
+    printed = data.courtier_value[courtier, side]
+    louis = courtier == state.game[LOUIS_COURTIER]
+    chance_lead = params[CHANCE_LEAD]
+    chance_lead_step = params[CHANCE_LEAD_STEP]
+    chance_tie = params[CHANCE_TIE]
+    value_marker = params[VALUE_MARKER]
+    value_gold = params[VALUE_GOLD]
+    crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
     base = holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
                                chance_tie, value_marker, value_gold, crown_bonus)
     row[0] = 0.0
-    for extra in range(1, longest):
+    for extra in range(1, width):
         row[extra] = holding_value_given(mine + extra, others, mode, printed, louis, gift, chance_lead,
                                          chance_lead_step, chance_tie, value_marker, value_gold, crown_bonus) - base
 
@@ -306,28 +306,11 @@ def phase_influence_gains(state, data, player, params):
     gift values stay as they are during the phase), the others are the ones kept in
     ``state.phase_gains``."""
     longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
-    chance_lead = params[CHANCE_LEAD]
-    chance_lead_step = params[CHANCE_LEAD_STEP]
-    chance_tie = params[CHANCE_TIE]
-    value_marker = params[VALUE_MARKER]
-    value_gold = params[VALUE_GOLD]
-    crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
-    n_colours = state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
-    louis_courtier = state.game[LOUIS_COURTIER]
+    n_colours = colours_in_play(state)
     markers = state.markers
-    side = state.side
-    courtier_mode = data.courtier_mode
-    courtier_value = data.courtier_value
     gifts = state.phase_gifts[player]
     kept = state.phase_gains[player]
     kept_for = state.phase_markers[player]
-    gains = state.scratch_gains
-    # the noise of ``add_influence_noise`` (one draw per courtier, the same values), all drawn
-    # first in a loop without branches (the draws are independent hashes of the stream counter)
-    noise = params[NOISE]
-    jitter = state.scratch_jitter
-    if noise > 0.0:
-        draw_uniforms(state.streams, bot_rng_source(player), jitter)
     for courtier in range(C.N_COURTIERS):
         # the holding values depend on the markers only through these two numbers
         mine = markers[courtier, player]
@@ -337,17 +320,15 @@ def phase_influence_gains(state, data, player, params):
             kept_for[courtier, 1] = others
             # columns up to this turn's longest placement only: the DB-PLACE4 use that makes it
             # 4 can only be spent during the phase, so later turns never read further
-            courtier_holding_gains(markers, courtier, player, n_colours, courtier_mode[courtier, side[courtier]],
-                                   courtier_value[courtier, side[courtier]], courtier == louis_courtier,
-                                   gifts[courtier], chance_lead, chance_lead_step, chance_tie, value_marker,
-                                   value_gold, crown_bonus, kept[courtier], longest + 1)
-    # a second pass: read back right after the (vector) stores above, ``kept`` stalled the loop
-    if noise <= 0.0:
-        jitter[:] = 0.0   # adds nothing: x + 0.0 * 0.0 == x
+            courtier_holding_gains(state, data, player, courtier, mine, others, gifts[courtier], params,
+                                   kept[courtier], longest + 1)
+    # copied in a second pass: read back right after the (vector) stores above, ``kept`` stalled
+    # the loop
+    gains = state.scratch_gains
     for courtier in range(C.N_COURTIERS):
-        gains[courtier, 0] = kept[courtier, 0]
-        for extra in range(1, longest + 1):
-            gains[courtier, extra] = kept[courtier, extra] + noise * jitter[courtier]
+        for extra in range(longest + 1):
+            gains[courtier, extra] = kept[courtier, extra]
+    add_influence_noise(state, player, params, gains, longest)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -490,15 +471,15 @@ def influence_gains(state, data, player, params, gifts):
 
 @game_kernel
 def add_influence_noise(state, player, params, gains, longest):
-    """The same random jitter on every gain of a courtier (one draw per courtier)."""
+    """The same random jitter on every gain of a courtier (one draw per courtier, all drawn
+    first: the draws are independent hashes of the stream counter, computed side by side)."""
     noise = params[NOISE]
     if noise > 0.0:
-        streams = state.streams
-        source = bot_rng_source(player)
+        jitter = state.scratch_jitter
+        draw_uniforms(state.streams, bot_rng_source(player), jitter)
         for courtier in range(C.N_COURTIERS):
-            jitter = noise * uniform(streams, source)
             for extra in range(1, longest + 1):
-                gains[courtier, extra] += jitter
+                gains[courtier, extra] += noise * jitter[courtier]
 
 
 @inline_game_kernel

@@ -79,11 +79,7 @@ def search_choose(st, d, cx, p, kind, n):
     totals = np.zeros(rows.shape[0])
     run_rollouts(st, d, rcx, sim, p, kind, rows, options, base, rollouts, char_pool, betrayal_pool,
                  counts, totals)
-    best = 0
-    for c in range(1, rows.shape[0]):
-        if totals[c] > totals[best]:
-            best = c
-    return rows[best]
+    return rows[np.argmax(totals)]   # the first of equal totals, as the greedy's order has it
 
 
 @search_kernel

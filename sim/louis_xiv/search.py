@@ -146,11 +146,7 @@ def search_influence_turn(state, data, rules, player, moves, params):
     position = (player - state.game[START_SEAT]) % state.game[N_PLAYERS]
     run_rollouts(state, data, rules, sim, player, position, moves, rows, base, rollouts, family, table,
                  rollout_moves, rollout_options, courtier_rows, final, pool, counts, totals)
-    best = 0
-    for candidate in range(1, rows.shape[0]):
-        if totals[candidate] > totals[best]:
-            best = candidate
-    return rows[best]
+    return rows[np.argmax(totals)]   # the first of equal totals, as the greedy's order has it
 
 
 @search_kernel
