@@ -111,10 +111,9 @@ def needed_tokens(state, data, player, needed):
     for card in range(names_tokens.shape[0]):
         named |= names_tokens[card] * hand[card]
     tokens = state.tokens
-    needed[:] = 0
+    needed[0] = 0
     for kind in range(1, C.N_TOKENS):
-        if tokens[player, kind] == 0:
-            needed[kind] = (named >> kind) & 1
+        needed[kind] = (named >> kind) & 1 if tokens[player, kind] == 0 else 0
 
 
 @inline_game_kernel
@@ -256,10 +255,13 @@ def colours_in_play(state):
 
 @inline_game_kernel
 def most_other_markers(markers, courtier, player, n_colours):
-    """The most markers another colour has on the courtier (picked, not branched)."""
+    """The most markers another colour in play has on the courtier. Every colour is looked at
+    and the ones not counted masked out: a loop of constant length unrolls into picks, where
+    one of ``n_colours`` steps kept a loop branch no predictor could learn."""
     others = 0
-    for colour in range(n_colours):
-        others = max(others, markers[courtier, colour] if colour != player else 0)
+    for colour in range(C.N_COLOURS):
+        counted = colour != player and colour < n_colours
+        others = max(others, markers[courtier, colour] if counted else 0)
     return others
 
 
@@ -311,24 +313,27 @@ def phase_influence_gains(state, data, player, params):
     gifts = state.phase_gifts[player]
     kept = state.phase_gains[player]
     kept_for = state.phase_markers[player]
+    # the courtiers whose gains are stale are listed first, without a branch (about half of
+    # them are, in no order a branch predictor could learn), then recomputed in a loop of
+    # their own
+    stale = state.scratch_ints
+    n_stale = 0
     for courtier in range(C.N_COURTIERS):
         # the holding values depend on the markers only through these two numbers
         mine = markers[courtier, player]
         others = most_other_markers(markers, courtier, player, n_colours)
-        if kept_for[courtier, 0] != mine or kept_for[courtier, 1] != others:
-            kept_for[courtier, 0] = mine
-            kept_for[courtier, 1] = others
-            # columns up to this turn's longest placement only: the DB-PLACE4 use that makes it
-            # 4 can only be spent during the phase, so later turns never read further
-            courtier_holding_gains(state, data, player, courtier, mine, others, gifts[courtier], params,
-                                   kept[courtier], longest + 1)
-    # copied in a second pass: read back right after the (vector) stores above, ``kept`` stalled
-    # the loop
-    gains = state.scratch_gains
-    for courtier in range(C.N_COURTIERS):
-        for extra in range(longest + 1):
-            gains[courtier, extra] = kept[courtier, extra]
-    add_influence_noise(state, player, params, gains, longest)
+        changed = (kept_for[courtier, 0] != mine) | (kept_for[courtier, 1] != others)
+        stale[n_stale] = courtier
+        n_stale += 1 if changed else 0
+        kept_for[courtier, 0] = mine
+        kept_for[courtier, 1] = others
+    for index in range(n_stale):
+        courtier = stale[index]
+        # columns up to this turn's longest placement only: the DB-PLACE4 use that makes it
+        # 4 can only be spent during the phase, so later turns never read further
+        courtier_holding_gains(state, data, player, courtier, kept_for[courtier, 0], kept_for[courtier, 1],
+                               gifts[courtier], params, kept[courtier], longest + 1)
+    add_influence_noise(state, player, params, kept, state.scratch_gains, longest)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,21 +470,28 @@ def influence_gains(state, data, player, params, gifts):
     longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
     gains = state.scratch_gains[:, :longest + 1]
     fill_holding_gains_given(state, data, player, params, gifts, gains)
-    add_influence_noise(state, player, params, gains, longest)
+    add_influence_noise(state, player, params, gains, gains, longest)
     return longest
 
 
 @game_kernel
-def add_influence_noise(state, player, params, gains, longest):
-    """The same random jitter on every gain of a courtier (one draw per courtier, all drawn
-    first: the draws are independent hashes of the stream counter, computed side by side)."""
+def add_influence_noise(state, player, params, exact, gains, longest):
+    """gains = ``exact`` plus the same random jitter on every gain of a courtier (one draw per
+    courtier, all drawn first: the draws are independent hashes of the stream counter,
+    computed side by side); ``exact`` may be ``gains`` itself."""
     noise = params[NOISE]
     if noise > 0.0:
         jitter = state.scratch_jitter
         draw_uniforms(state.streams, bot_rng_source(player), jitter)
         for courtier in range(C.N_COURTIERS):
+            shift = noise * jitter[courtier]
+            gains[courtier, 0] = exact[courtier, 0]
             for extra in range(1, longest + 1):
-                gains[courtier, extra] += noise * jitter[courtier]
+                gains[courtier, extra] = exact[courtier, extra] + shift
+    else:
+        for courtier in range(C.N_COURTIERS):
+            for extra in range(longest + 1):
+                gains[courtier, extra] = exact[courtier, extra]
 
 
 @inline_game_kernel

@@ -82,11 +82,17 @@ def list_mission_options(state, data, player, options):
     if held < 2:
         return 0  # every card costs two tokens: nothing to look through (the common case)
     mission_cost = data.mission_cost
-    mission_hand = state.mission_hand
+    hand = state.mission_hand[player]
     payments = state.scratch_payments
+    # the cards in hand, listed first without a branch (where they lie among the cards is no
+    # pattern a branch predictor could learn), in card order
+    in_hand = state.scratch_ints
+    n_in_hand = 0
     for card in range(mission_cost.shape[0]):
-        if mission_hand[player, card] == 0:
-            continue
+        in_hand[n_in_hand] = card
+        n_in_hand += 1 if hand[card] != 0 else 0
+    for position in range(n_in_hand):
+        card = in_hand[position]
         for index in range(list_card_payments(tokens, mission_cost, card, payments)):
             if n_options < options.shape[0]:
                 options[n_options, OPTION_CARD] = card

@@ -79,7 +79,7 @@ STATE_FIELDS = (
     "trace",              # int64[capacity, TRACE_WIDTH]: event log in replay mode
     # scratch space, so that kernels do not allocate in the game loop (sim/core/kernels.py)
     "scratch_counts",     # int64[5]: markers evaluated on a courtier, per colour
-    "scratch_ints",       # int64[32]: small integer lists (legal options, chosen cards, awards)
+    "scratch_ints",       # int64[MAX_MISSIONS]: small integer lists (legal options, chosen cards, awards, a hand)
     "scratch_needed",     # int64[5]: tokens a bot's missions need
     "scratch_gifts",      # float64[12]: what each gift is worth to a bot
     "scratch_jitter",     # float64[12]: a greedy bot's noise per courtier this turn
@@ -119,7 +119,7 @@ def new_state(data, trace_capacity=1):
         stats=n_ints(C.MAX_PLAYERS, N_STATS), score_after_round=n_ints(C.MAX_PLAYERS, n_rounds),
         streams=new_streams(C.N_SOURCES),
         trace=n_ints(max(1, trace_capacity), TRACE_WIDTH),
-        scratch_counts=n_ints(C.N_COLOURS), scratch_ints=n_ints(32), scratch_needed=n_ints(C.N_TOKENS),
+        scratch_counts=n_ints(C.N_COLOURS), scratch_ints=n_ints(max(32, MAX_MISSIONS)), scratch_needed=n_ints(C.N_TOKENS),
         scratch_gifts=np.zeros(C.N_COURTIERS), scratch_jitter=np.zeros(C.N_COURTIERS),
         scratch_reach=np.zeros(4), scratch_gains=np.zeros((C.N_COURTIERS, 5)),
         scratch_payments=n_ints(C.N_TOKENS * C.N_TOKENS, 2),

@@ -58,9 +58,15 @@ def enumerate_turn_options(state, data, rules, player, moves, keep_best, gains, 
     must_place = rules[PLACE_AT_LEAST_ONE_MARKER] != 0.0 and own > 0
     reach = state.scratch_reach
     extension_bounds(gains, keep_best, reach)
+    # the kinds of card in hand, listed first without a branch (which kinds a hand holds is
+    # no pattern a branch predictor could learn), in kind order
+    held = state.scratch_ints
+    n_held = 0
     for card in range(C.N_INFLUENCE_KINDS):
-        if influence_hand[player, card] == 0:
-            continue
+        held[n_held] = card
+        n_held += 1 if influence_hand[player, card] > 0 else 0
+    for index in range(n_held):
+        card = held[index]
         if card == C.JOKER:
             budget = min(numbers[PLACE_JOKER_COUNT], own)
             n_moves, best = add_placements(moves, n_moves, best, keep_best, gains, reach, 0.0, adjacency, degree,
