@@ -701,7 +701,7 @@ def any_payable(state, data, player):
     mission_cost = data.mission_cost
     for card in range(mission_cost.shape[0]):
         if state.mission_hand[player, card] == 1 and \
-                list_card_payments(tokens, mission_cost, card, state.scratch_payments) > 0:
+                list_card_payments(tokens, data, card, state.scratch_payments) > 0:
             return True
     return False
 

@@ -3,7 +3,7 @@
 Supplies that run out (rules Q14/A7): by default an unlimited virtual supply replaces them and
 an ``exhausted_*`` counter records it; with the ``strict_supplies`` switch the item is lost.
 """
-from sim.core.kernels import inline_game_kernel, game_kernel
+from sim.core.kernels import game_kernel
 
 from sim.core.random_streams import below, pick_by_counts
 from sim.louis_xiv import constants as C
@@ -176,31 +176,20 @@ def ability_used(state, player, ability, detail):
     trace_event(state, E.ABILITY_USED, player, ability, detail, 0, 0, 0, 0)
 
 
-@inline_game_kernel
-def pays_for(token, cost):
-    """A crown replaces any token; a "?" cost takes any token, crowns included (§4.5)."""
-    return cost == C.ANY_TOKEN or token == cost or token == C.CROWN
-
-
 @game_kernel
-def list_card_payments(tokens, mission_cost, card, payments):
+def list_card_payments(tokens, data, card, payments):
     """The ways to pay ``card`` with ``tokens`` (§4.5 step 1): rows (token for the first cost,
-    token for the second) into ``payments``, each multiset of tokens once; returns the count."""
-    cost_1 = mission_cost[card, 0]
-    cost_2 = mission_cost[card, 1]
+    token for the second) into ``payments``, each multiset of tokens once; returns the count.
+    They are the card's ways to pay with tokens enough (``data.mission_payments``, listed in
+    this order once at load time, data.card_payments) that the tokens held allow, picked
+    without a branch."""
+    candidates = data.mission_payments[card]
     count = 0
-    for pay_1 in range(C.N_TOKENS):
-        if tokens[pay_1] == 0 or not pays_for(pay_1, cost_1):
-            continue
-        for pay_2 in range(C.N_TOKENS):
-            if tokens[pay_2] < (2 if pay_1 == pay_2 else 1) or not pays_for(pay_2, cost_2):
-                continue
-            duplicate = False
-            for other in range(count):
-                if payments[other, 0] == pay_2 and payments[other, 1] == pay_1:
-                    duplicate = True
-            if not duplicate:
-                payments[count, 0] = pay_1
-                payments[count, 1] = pay_2
-                count += 1
+    for index in range(data.mission_payment_count[card]):
+        pay_1 = candidates[index, 0]
+        pay_2 = candidates[index, 1]
+        payments[count, 0] = pay_1
+        payments[count, 1] = pay_2
+        held = (tokens[pay_1] >= 1) & (tokens[pay_2] >= (2 if pay_1 == pay_2 else 1))
+        count += 1 if held else 0
     return count

@@ -220,6 +220,9 @@ DATA_FIELDS = (
     "mission_cost",         # int64[n_missions, 2]: token kind or ANY_TOKEN
     "mission_names_tokens", # int64[n_missions]: bit k set if the cost names token kind k (not a
                             # crown: a crown in hand pays for anything); derived from mission_cost
+    "mission_payments",     # int64[n_missions, N_TOKENS**2, 2]: the ways to pay each card with tokens
+                            # enough (card_payments), in listing order; derived from mission_cost
+    "mission_payment_count",  # int64[n_missions]: rows of mission_payments in use
     "general_supply_at_start",  # int64[5, 4]: by number of players, by seat
 )
 LouisData, LouisDataArrays = define_array_record("LouisData", DATA_FIELDS, globals())
@@ -293,6 +296,25 @@ def _as_bool(name: str, value) -> bool:
     raise ConfigError(f"rule '{name}': expected true or false, found {value!r}")
 
 
+def pays_for(token: int, cost: int) -> bool:
+    """A crown replaces any token; a "?" cost takes any token, crowns included (§4.5)."""
+    return cost == C.ANY_TOKEN or token == cost or token == C.CROWN
+
+
+def card_payments(cost_1: int, cost_2: int) -> list[tuple[int, int]]:
+    """The ways to pay a mission card costing (cost_1, cost_2) with tokens enough of every kind:
+    (token for the first cost, token for the second), each multiset of tokens once (the first
+    found), in the order ``components.list_card_payments`` lists them. With the tokens a player
+    holds, the ways are exactly those of this list the tokens allow: a way and its mirror
+    need the same tokens, so which of two mirrored ways comes first does not depend on them."""
+    ways: list[tuple[int, int]] = []
+    for pay_1 in range(C.N_TOKENS):
+        for pay_2 in range(C.N_TOKENS):
+            if pays_for(pay_1, cost_1) and pays_for(pay_2, cost_2) and (pay_2, pay_1) not in ways:
+                ways.append((pay_1, pay_2))
+    return ways
+
+
 def to_kernel_data(model: LouisXIVFile) -> LouisData:
     token_index = {name: index for index, name in enumerate(C.TOKEN_NAMES)}
     mode_index = {name: index for index, name in enumerate(C.MODE_NAMES)}
@@ -316,6 +338,11 @@ def to_kernel_data(model: LouisXIVFile) -> LouisData:
 
     missions = [(C.LIGHT, m) for m in model.missions.light] + [(C.BLUE, m) for m in model.missions.blue] \
         + [(C.DARK, m) for m in model.missions.dark]
+    costs = [[C.ANY_TOKEN if t == "any" else token_index[t] for t in m.cost] for _, m in missions]
+    payment_lists = [card_payments(*cost) for cost in costs]
+    payments = np.zeros((len(missions), C.N_TOKENS * C.N_TOKENS, 2), dtype=np.int64)
+    for card, ways in enumerate(payment_lists):
+        payments[card, :len(ways)] = ways
     general_supply = np.zeros((C.MAX_PLAYERS + 1, C.MAX_PLAYERS), dtype=np.int64)
     for n, seats in model.general_supply_at_start.items():
         if 2 <= n <= C.MAX_PLAYERS:
@@ -363,8 +390,10 @@ def to_kernel_data(model: LouisXIVFile) -> LouisData:
         token_count=ints([token.count for token in model.tokens]),
         mission_colour=ints([colour for colour, _ in missions]),
         mission_ability=ints([ability_index[m.ability] for _, m in missions]),
-        mission_cost=ints([[C.ANY_TOKEN if t == "any" else token_index[t] for t in m.cost] for _, m in missions], (len(missions), 2)),
+        mission_cost=ints(costs, (len(missions), 2)),
         mission_names_tokens=ints([sum({1 << token_index[t] for t in m.cost if t != "any" and token_index[t] != C.CROWN})
                                    for _, m in missions]),
+        mission_payments=payments,
+        mission_payment_count=ints([len(ways) for ways in payment_lists]),
         general_supply_at_start=general_supply,
     ))

@@ -93,7 +93,7 @@ def list_mission_options(state, data, player, options):
         n_in_hand += 1 if hand[card] != 0 else 0
     for position in range(n_in_hand):
         card = in_hand[position]
-        for index in range(list_card_payments(tokens, mission_cost, card, payments)):
+        for index in range(list_card_payments(tokens, data, card, payments)):
             if n_options < options.shape[0]:
                 options[n_options, OPTION_CARD] = card
                 options[n_options, OPTION_PAY_1] = payments[index, 0]

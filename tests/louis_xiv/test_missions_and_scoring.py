@@ -2,9 +2,11 @@
 (§7: conversions and the worked example, coat majorities, score, winner and tiebreaks)."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.louis_xiv import constants as C
-from sim.louis_xiv.components import draw_intrigue_card
+from sim.louis_xiv.components import draw_intrigue_card, list_card_payments
 from sim.louis_xiv.decisions import OPTION_CAPACITY, OPTION_CARD, OPTION_PAY_1, OPTION_PAY_2, OPTION_WIDTH
 from sim.louis_xiv.missions import list_mission_options, play_mission_card, token_cap
 from sim.louis_xiv.scoring import coat_majorities, convert_to_coats, end_of_game, find_winners
@@ -122,6 +124,28 @@ def test_crown_replaces_any_token_and_pays_question_mark(fresh_state, setup):
     state.mission_hand[YELLOW, two_rings] = 1
     hand_tokens(state, YELLOW, crown=2)
     assert payments(options_of(state, setup, YELLOW), two_rings) == {(CROWN, CROWN)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(held=st.lists(st.integers(0, 3), min_size=C.N_TOKENS, max_size=C.N_TOKENS))
+def test_ways_to_pay_a_card_are_every_pair_of_held_tokens_that_pays_each_multiset_once(setup, held):
+    """§4.5 step 1 as written: a token pays a cost it names, a crown pays anything, "?" takes any
+    token; two tokens of one kind need two held; (a, b) and (b, a) are one way, the first found."""
+    data = setup.data
+    tokens = np.array(held, dtype=np.int64)
+    payments = np.zeros((C.N_TOKENS * C.N_TOKENS, 2), dtype=np.int64)
+    for card in range(len(data.mission_cost)):
+        cost_1, cost_2 = data.mission_cost[card]
+        expected = []
+        for pay_1 in range(C.N_TOKENS):
+            for pay_2 in range(C.N_TOKENS):
+                pays = all(cost == C.ANY_TOKEN or token in (cost, C.CROWN)
+                           for token, cost in ((pay_1, cost_1), (pay_2, cost_2)))
+                enough = tokens[pay_1] >= 1 and tokens[pay_2] >= (2 if pay_1 == pay_2 else 1)
+                if pays and enough and (pay_2, pay_1) not in expected:
+                    expected.append((pay_1, pay_2))
+        count = list_card_payments(tokens, data, card, payments)
+        assert [tuple(row) for row in payments[:count].tolist()] == expected
 
 
 # ---------------------------------------------------------------- §4.5 step 5 token cap
