@@ -114,8 +114,11 @@ def pick_by_counts(streams, source, counts):
     if total <= 0:
         return -1
     pick = below(streams, source, total)
+    # the pile the pick falls in: the number of piles that end at or before it (counted
+    # without a branch, where a scan stopping at the pile mispredicts its exit)
     index = 0
-    while pick >= counts[index]:
-        pick -= counts[index]
-        index += 1
+    end = 0
+    for pile in range(counts.shape[0]):
+        end += counts[pile]
+        index += 1 if end <= pick else 0
     return index

@@ -5,7 +5,7 @@ rule, gifts (§5) and bribes, where every marker goes, and flipping.
 Each evaluation also writes one row of the courtiers table (``results.C_*``), holding every
 input and outcome so analysts can re-derive it.
 """
-from sim.core.kernels import copy_into, game_kernel
+from sim.core.kernels import copy_into, game_kernel, inline_game_kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -68,16 +68,7 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
         row[R.C_MARKERS + colour] = counts[colour] if colour < n_players else -1
     row[R.C_MARKERS + C.IMAGINARY] = counts[C.IMAGINARY]
 
-    top_count = 0
-    n_at_top = 0
-    top = -1
-    for colour in range(C.N_COLOURS):
-        if counts[colour] > top_count:
-            top_count = counts[colour]
-            n_at_top = 1
-            top = colour
-        elif counts[colour] == top_count and top_count > 0:
-            n_at_top += 1
+    top_count, n_at_top, top = most_markers(counts)
     row[R.C_EMPTY] = 1 if top_count == 0 else 0
     row[R.C_MAJORITY_TIE] = 1 if n_at_top > 1 else 0
     if n_at_top != 1:
@@ -132,6 +123,25 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
         trace_event(state, E.FLIP, courtier, 1 - side, 0, 0, 0, 0, 0)
     if louis:
         state.game[LOUIS_COURTIER] = -1  # step 6: Louis XIV returns to the bank
+
+
+@inline_game_kernel
+def most_markers(counts):
+    """(the most markers of one colour, how many colours have that many, the first of them);
+    (0, 0, -1) on an empty courtier. Counted and picked without branches: which colour leads
+    is no pattern a branch predictor could learn."""
+    top_count = 0
+    for colour in range(C.N_COLOURS):
+        top_count = max(top_count, counts[colour])
+    n_at_top = 0
+    top = -1
+    for colour in range(C.N_COLOURS - 1, -1, -1):
+        at_top = counts[colour] == top_count
+        n_at_top += 1 if at_top else 0
+        top = colour if at_top else top
+    if top_count == 0:
+        return 0, 0, -1
+    return top_count, n_at_top, top
 
 
 @game_kernel
@@ -315,12 +325,10 @@ def return_markers(state, courtier, counts, to_general_mask, n_players):
     """§4.3 step 4: the evaluated markers leave the courtier: a winning top holder's to the
     general supply, everyone else's to their own supply, the imaginary player's to its pool."""
     for colour in range(C.N_COLOURS):
+        # every colour, adding 0 where there is nothing to move: picks, not branches
         count = counts[colour]
-        if count == 0:
-            continue
+        to_general = (colour < C.MAX_PLAYERS) & (((to_general_mask >> colour) & 1) == 1)
         state.markers[courtier, colour] -= count
-        if colour < C.MAX_PLAYERS and to_general_mask & (1 << colour):
-            state.general_supply[colour] += count
-        else:
-            state.own_supply[colour] += count
+        state.general_supply[colour] += count if to_general else 0
+        state.own_supply[colour] += 0 if to_general else count
     trace_event(state, E.MARKERS_RETURNED, courtier, to_general_mask, 0, 0, 0, 0, 0)
