@@ -63,13 +63,32 @@ def seed_streams(streams, seed, game_index):
 def next_u64(streams, source):
     """Next raw 64-bit value of one stream."""
     streams[source, COUNTER] += ONE
-    return splitmix64(streams[source, KEY] + streams[source, COUNTER] * GOLDEN_GAMMA)
+    return draw_at(streams[source, KEY], streams[source, COUNTER])
 
 
 @kernel
 def uniform(streams, source):
     """A float in [0, 1) with 53 random bits."""
-    return float(next_u64(streams, source) >> SHIFT_11) * UNIT_53
+    return unit_float(next_u64(streams, source))
+
+
+@kernel
+def unit_float(bits):
+    """The float in [0, 1) of a raw draw's top 53 bits."""
+    return float(bits >> SHIFT_11) * UNIT_53
+
+
+@kernel
+def index_below(unit, n):
+    """The integer in [0, n) of a uniform float in [0, 1) (n >= 1)."""
+    value = int(unit * n)
+    return value if value < n else n - 1
+
+
+@kernel
+def draw_at(key, counter):
+    """The raw draw number ``counter`` (1, 2, ...) of the stream with ``key``."""
+    return splitmix64(key + counter * GOLDEN_GAMMA)
 
 
 @kernel
@@ -80,26 +99,30 @@ def draw_uniforms(streams, source, out):
     counter = streams[source, COUNTER]
     key = streams[source, KEY]
     for index in range(out.shape[0]):
-        value = splitmix64(key + (counter + np.uint64(index + 1)) * GOLDEN_GAMMA)
-        out[index] = float(value >> SHIFT_11) * UNIT_53
+        out[index] = unit_float(draw_at(key, counter + np.uint64(index + 1)))
     streams[source, COUNTER] = counter + np.uint64(out.shape[0])
 
 
 @kernel
 def below(streams, source, n):
     """An integer uniform in [0, n) (n >= 1)."""
-    value = int(uniform(streams, source) * n)
-    return value if value < n else n - 1
+    return index_below(uniform(streams, source), n)
 
 
 @kernel
 def shuffle(streams, source, items, count):
-    """Fisher-Yates shuffle of items[:count] in place."""
+    """Fisher-Yates shuffle of items[:count] in place, with the draws of ``below`` one by one;
+    the stream's counter stays in a register (stored once at the end), so no draw waits for
+    the one before to be written back."""
+    counter = streams[source, COUNTER]
+    key = streams[source, KEY]
     for i in range(count - 1, 0, -1):
-        j = below(streams, source, i + 1)
+        counter += ONE
+        j = index_below(unit_float(draw_at(key, counter)), i + 1)
         swap = items[i]
         items[i] = items[j]
         items[j] = swap
+    streams[source, COUNTER] = counter
 
 
 def new_streams(n_sources):

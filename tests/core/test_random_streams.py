@@ -2,7 +2,7 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from sim.core.random_streams import draw_uniforms, new_streams, seed_streams, uniform
+from sim.core.random_streams import below, draw_uniforms, new_streams, seed_streams, shuffle, uniform
 
 
 @settings(max_examples=50, deadline=None)
@@ -20,3 +20,22 @@ def test_draw_uniforms_gives_the_draws_one_by_one_would(seed, game, count, alrea
     assert out.tolist() == expected
     # the stream goes on where the single draws left it, and the other streams are untouched
     assert (batched == one_by_one).all()
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 2**63), game=st.integers(0, 2**40), count=st.integers(0, 45),
+       already=st.integers(0, 5))
+def test_shuffle_is_fisher_yates_with_the_draws_of_below(seed, game, count, already):
+    one_by_one = new_streams(3)
+    seed_streams(one_by_one, seed, game)
+    for _ in range(already):
+        uniform(one_by_one, 2)
+    shuffled_streams = one_by_one.copy()
+    expected = list(range(count)) + [-1]            # an item past ``count`` stays where it is
+    for i in range(count - 1, 0, -1):
+        j = below(one_by_one, 2, i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    items = np.array(list(range(count)) + [-1], dtype=np.int64)
+    shuffle(shuffled_streams, 2, items, count)
+    assert items.tolist() == expected
+    assert (shuffled_streams == one_by_one).all()
