@@ -121,8 +121,10 @@ def test_bench_json_is_the_last_line():
     result = invoke("bench", "fake", "--players", 4, "--games", 50, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout.strip().splitlines()[-1])
-    assert {"games_per_second_per_core", "game", "players", "games", "seconds"} <= set(report)
+    assert {"games_per_second_per_core", "game", "players", "games", "seconds", "settle_games"} <= set(report)
     assert (report["game"], report["players"], report["games"]) == ("fake", 4, 50)
+    # one untimed chunk of at most the run's chunk size came before the timed games
+    assert cli.BENCH_CALIBRATION_GAMES <= report["settle_games"] <= report["chunk_size"]
     assert report["games_per_second_per_core"] > 0
 
 
