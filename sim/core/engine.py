@@ -22,6 +22,13 @@ class ConfigError(Exception):
     exits non-zero. The message names the file, the key, what was expected and what was found."""
 
 
+def seed_as_int64(seed: int) -> int:
+    """An experiment seed (0 .. 2**64-1) as the int64 with the same 64 bits, for kernels that
+    take the seed as int64: the random streams mix its bits (``np.uint64(seed)``), so every
+    seed keeps its games, and seeds from 2**63 on need no other compiled version."""
+    return seed - 2**64 if seed >= 2**63 else seed
+
+
 @dataclass(frozen=True)
 class BotSeat:
     """A resolved bot: its display name, compiled policy family id and parameter vector."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.core.engine import BotSeat, ConfigError, GameSetup, seed_as_int64
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import results as R
 from sim.louis_xiv.data import (DEFAULT_GAME_FILE, ROUNDS, load_game_file, rule_vector, to_kernel_data)
@@ -60,11 +60,11 @@ class LouisXIVEngine:
         seat_rows = result_matrix(n_games * n_players, R.SEAT_COLUMNS)
         courtier_rows = result_matrix(n_games * rows_per_game, R.COURTIER_COLUMNS)
         families, params = bot_arrays(bots)
-        play_chunk_kernel(new_state(data), data, setup.rules, n_players, seed, first_game, n_games,
+        play_chunk_kernel(new_state(data), data, setup.rules, n_players, seed_as_int64(seed), first_game, n_games,
                           families, params, new_move_buffer(), new_option_buffer(),
                           game_rows, seat_rows, courtier_rows)
         games = columns(game_rows, R.GAME_COLUMNS)
-        games["seed"] = np.full(n_games, seed, dtype=np.int64)
+        games["seed"] = np.full(n_games, seed, dtype=np.uint64)
         seats = columns(seat_rows, R.SEAT_COLUMNS)
         seats["bot"] = np.array([bot.name for bot in bots])[seats["seat"]]
         return {"games": games, "seats": seats, "courtiers": columns(courtier_rows, R.COURTIER_COLUMNS)}
@@ -84,7 +84,7 @@ class LouisXIVEngine:
         families, params = bot_arrays(bots)
         courtier_rows = result_matrix(int(data.numbers[ROUNDS]) * C.N_COURTIERS, R.COURTIER_COLUMNS)
         scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
-        play_game(state, data, setup.rules, n_players, seed, game_index, families, params,
+        play_game(state, data, setup.rules, n_players, seed_as_int64(seed), game_index, families, params,
                   new_move_buffer(), new_option_buffer(), courtier_rows, 0, scores, 1)
         return state, scores
 
