@@ -1,7 +1,7 @@
 """Phase 4 — Missions (rules §4.5, §6): in seat order each player plays mission cards, paying
 two tokens each (a crown replaces any token, "?" takes any token), draws after each card,
 may use LB-TOKENSWAP and LB-MISSIONSWAP, and keeps at most one token (the rest become coats)."""
-from sim.core.kernels import copy_into, game_kernel
+from sim.core.kernels import copy_into, game_kernel, nonzero_indices
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -82,15 +82,9 @@ def list_mission_options(state, data, player, options):
     if held < 2:
         return 0  # every card costs two tokens: nothing to look through (the common case)
     mission_cost = data.mission_cost
-    hand = state.mission_hand[player]
     payments = state.scratch_payments
-    # the cards in hand, listed first without a branch (where they lie among the cards is no
-    # pattern a branch predictor could learn), in card order
-    in_hand = state.scratch_ints
-    n_in_hand = 0
-    for card in range(mission_cost.shape[0]):
-        in_hand[n_in_hand] = card
-        n_in_hand += 1 if hand[card] != 0 else 0
+    in_hand = state.scratch_ints   # the cards in hand, in card order
+    n_in_hand = nonzero_indices(state.mission_hand[player, :mission_cost.shape[0]], in_hand)
     for position in range(n_in_hand):
         card = in_hand[position]
         for index in range(list_card_payments(tokens, data, card, payments)):

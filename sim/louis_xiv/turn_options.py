@@ -13,7 +13,7 @@ a placement scores the sum of ``gains[courtier, markers]`` along its path, a ret
 ``retrieve_worth`` per marker that can come back; DB-PLACE4 options add ``four_score``, LB-SKIP
 scores ``skip_score``, B-CARDSWAP ``swap_score``, a card played for nothing (Q8/Q9) 0.
 """
-from sim.core.kernels import game_kernel, inline_game_kernel
+from sim.core.kernels import game_kernel, inline_game_kernel, nonzero_indices
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.data import (LB_SKIP_COST, PLACE_COURTIER_CARD_COUNT, PLACE_FOUR_COUNT, PLACE_JOKER_COUNT,
@@ -58,13 +58,8 @@ def enumerate_turn_options(state, data, rules, player, moves, keep_best, gains, 
     must_place = rules[PLACE_AT_LEAST_ONE_MARKER] != 0.0 and own > 0
     reach = state.scratch_reach
     extension_bounds(gains, keep_best, reach)
-    # the kinds of card in hand, listed first without a branch (which kinds a hand holds is
-    # no pattern a branch predictor could learn), in kind order
-    held = state.scratch_ints
-    n_held = 0
-    for card in range(C.N_INFLUENCE_KINDS):
-        held[n_held] = card
-        n_held += 1 if influence_hand[player, card] > 0 else 0
+    held = state.scratch_ints   # the kinds of card in hand, in kind order
+    n_held = nonzero_indices(influence_hand[player], held)
     for index in range(n_held):
         card = held[index]
         if card == C.JOKER:
