@@ -391,8 +391,8 @@ def to_kernel_data(model: LouisXIVFile) -> LouisData:
         mission_colour=ints([colour for colour, _ in missions]),
         mission_ability=ints([ability_index[m.ability] for _, m in missions]),
         mission_cost=ints(costs, (len(missions), 2)),
-        mission_names_tokens=ints([sum({1 << token_index[t] for t in m.cost if t != "any" and token_index[t] != C.CROWN})
-                                   for _, m in missions]),
+        mission_names_tokens=ints([sum({1 << kind for kind in cost if kind not in (C.ANY_TOKEN, C.CROWN)})
+                                   for cost in costs]),
         mission_payments=payments,
         mission_payment_count=ints([len(ways) for ways in payment_lists]),
         general_supply_at_start=general_supply,
