@@ -1,7 +1,10 @@
-"""Reading the user's YAML files (bots, experiments): one line naming file, key, expected, found.
+"""Reading the user's YAML files (games, bots, experiments): one line naming file, key, expected, found.
 
-pydantic v2 models do the validation; this module only turns the first problem of a
-``ValidationError`` (or a YAML syntax error) into the one-line ``ConfigError`` the CLI prints.
+Every YAML file courtsim reads goes through :func:`load_yaml_file`: UTF-8 text only (a binary or
+UTF-16 file is named as such), duplicate keys rejected (PyYAML would let the last one win
+silently), nesting too deep for the parser refused instead of a RecursionError. pydantic v2
+models do the validation; this module turns the first problem of a ``ValidationError`` (or a
+YAML syntax error) into the one-line ``ConfigError`` the CLI prints.
 """
 from __future__ import annotations
 
@@ -13,16 +16,66 @@ from pydantic import BaseModel, ValidationError
 from sim.core.engine import ConfigError
 
 
-def read_yaml_mapping(path: Path, what: str) -> dict:
-    """The top-level mapping of a YAML file; ConfigError if missing, unreadable or not a mapping."""
+class DuplicateKeyError(yaml.YAMLError):
+    """A mapping names the same key twice."""
+
+
+class UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing a mapping that repeats a key (naming it and its line)."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            self.flatten_mapping(node)
+            seen: dict = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first_line = seen.setdefault(key, key_node.start_mark.line + 1)
+                except TypeError:
+                    continue  # an unhashable key: construct_mapping names that problem itself
+                if first_line != key_node.start_mark.line + 1:
+                    raise DuplicateKeyError(f"key {key!r} appears twice (lines {first_line} and "
+                                            f"{key_node.start_mark.line + 1}); expected each key once")
+        return super().construct_mapping(node, deep)
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    """The file's bytes as UTF-8 text; ConfigError naming what the file is instead."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ConfigError(f"{path}: expected UTF-8 text, found UTF-16 (save the file as UTF-8)")
+    if b"\x00" in data:
+        raise ConfigError(f"{path}: expected a UTF-8 YAML text file, found binary data (a NUL byte)")
     try:
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: expected UTF-8 text, found byte 0x{data[error.start]:02x} at offset "
+                          f"{error.start} (save the file as UTF-8)") from None
+
+
+def load_yaml_file(path: Path | str, what: str):
+    """The parsed content of a YAML file (any type); ConfigError with one line for a missing,
+    unreadable, non-UTF-8, malformed, duplicate-key or too deeply nested file."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
     except FileNotFoundError:
         raise ConfigError(f"{path}: {what} file not found") from None
     except IsADirectoryError:
         raise ConfigError(f"{path}: expected a {what} YAML file, found a directory") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the {what} file ({error.strerror or type(error).__name__})") from None
+    text = decode_text(path, data)
+    try:
+        return yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as error:
         raise ConfigError(f"{path}: not valid YAML: {' '.join(str(error).split())}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: expected {what} settings, found YAML nested too deeply to read") from None
+
+
+def read_yaml_mapping(path: Path, what: str) -> dict:
+    """The top-level mapping of a YAML file; ConfigError if missing, unreadable or not a mapping."""
+    raw = load_yaml_file(path, what)
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping of {what} settings, found {type(raw).__name__}")
     return raw

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from sim.core.engine import ConfigError
+from sim.core.yaml_files import load_yaml_file
 from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_ATTRIBUTES,
                                       N_COUNTRIES, N_RANKS, RANK_NAMES)
 
@@ -145,12 +145,7 @@ def _set_dotted(raw: dict, key: str, value):
 
 def read_yaml(game_file=None, overrides=None) -> tuple[dict, str]:
     path = Path(game_file) if game_file else DEFAULT_FILE
-    try:
-        raw = yaml.safe_load(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: (file): expected an existing YAML file, found nothing") from None
-    except yaml.YAMLError as error:
-        raise ConfigError(f"{path}: (file): expected valid YAML, found {str(error).splitlines()[0]}") from None
+    raw = load_yaml_file(path, "game")
     if not isinstance(raw, dict):
         _fail(path, "(top level)", "a mapping", type(raw).__name__)
     raw = copy.deepcopy(raw)

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sim.core.engine import ConfigError
+from sim.core.yaml_files import load_yaml_file
 from sim.core.records import define_array_record
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.rules import N_SWITCHES, SWITCH_INDEX, SWITCHES
@@ -247,12 +247,7 @@ def load_game_file(path: str | Path | None = None, overrides: dict | None = None
     """Read and validate a Louis XIV game file; ``overrides`` (nested dict) is merged on top
     (a variant). Raises ConfigError with one line naming file, key, expected and found."""
     path = Path(path) if path else DEFAULT_GAME_FILE
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: game file not found") from None
-    except yaml.YAMLError as error:
-        raise ConfigError(f"{path}: not valid YAML: {str(error).splitlines()[0]}") from None
+    raw = load_yaml_file(path, "game")
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping of game data, found {type(raw).__name__}")
     if overrides:
