@@ -234,7 +234,8 @@ def run(
                  f"{sum(cell.n_games for cell in cells):,} games -> {out_dir}")
     result = keeping_finished_chunks(out_dir, lambda: run_cells(
         engine, setup, cells, experiment.seed, out_dir, config, jobs=jobs, chunk_size=experiment.chunk_size,
-        progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr)))
+        progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr),
+        provenance={"experiment_file": str(path), "game_file": setup.source}))
     print_run_summary(result)
     stdout.print(f"next: courtsim summary {out_dir}")
 

@@ -26,10 +26,16 @@ SCORE_SOURCES = {"score_hexagon": "hexagon tokens", "score_country": "country to
 WINNER_TIEBREAK = {0: "highest score alone", 1: "noble cards decided", 2: "shared win"}
 
 
+def game_data(manifest: dict) -> dict:
+    """The resolved game data a run played (run.yaml ``config.setup.game_data``)."""
+    setup = manifest.get("config", {}).get("setup", {}) or {}
+    data = setup.get("game_data", setup) if isinstance(setup, dict) else {}
+    return data if isinstance(data, dict) else {}
+
+
 def bag_odds(manifest: dict) -> float:
     """P(assassination succeeds) of the run's bag (own / (own + target) cubes), default 3/4."""
-    setup = manifest.get("config", {}).get("setup", {}) or {}
-    bag = setup.get("assassin_bag") if isinstance(setup, dict) else None
+    bag = game_data(manifest).get("assassin_bag")
     if isinstance(bag, dict) and {"own_cubes", "target_cubes"} <= set(bag):
         return bag["own_cubes"] / (bag["own_cubes"] + bag["target_cubes"])
     return ASSASSIN_ODDS

@@ -12,7 +12,7 @@ from reports.sections_common import Context, Section, half_width, pct
 
 def round_label(manifest: dict, index: int) -> str:
     """Rounds are 0-based in the betrayals and country_scoring tables; label them 1589/1689/1789."""
-    years = (manifest.get("config", {}).get("setup", {}) or {}).get("rounds") or []
+    years = hs.game_data(manifest).get("rounds") or []
     return f"{index + 1} ({years[index]})" if index < len(years) else str(index + 1)
 
 

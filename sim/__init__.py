@@ -51,16 +51,27 @@ CORE_KERNEL_SOURCES = (
     "sim/core/kernels.py", "sim/core/random_streams.py", "sim/core/records.py", "sim/core/determinization.py")
 
 
+# game package -> hash of its kernel sources, as computed when the package was imported
+_KERNEL_SOURCE_HASHES: dict[str, str] = {}
+
+
+def kernel_source_hash(game_package: str) -> str:
+    """The hash of the kernel sources the game package ``game_package`` was imported with (run.yaml
+    records it: a run resumed after its rules' code changed would mix two engines)."""
+    return _KERNEL_SOURCE_HASHES[game_package]
+
+
 def use_source_keyed_numba_cache(game_package: str, extra_sources: tuple[str, ...] = ()) -> None:
     """Point numba's cache at .numba-cache/<game>-<hash of the game's kernel sources>.
 
     numba reads ``config.CACHE_DIR`` when a ``cache=True`` function is decorated, so this must
     run before the game's kernel modules are imported (the game package's ``__init__``)."""
+    sources = (*CORE_KERNEL_SOURCES, f"sim/{game_package}", *extra_sources)
+    _KERNEL_SOURCE_HASHES[game_package] = _kernel_source_hash(sources)
     if _USER_CACHE_DIR:
         return
-    sources = (*CORE_KERNEL_SOURCES, f"sim/{game_package}", *extra_sources)
     parent = _ROOT / ".numba-cache"
-    current = parent / f"{game_package}-{_kernel_source_hash(sources)}"
+    current = parent / f"{game_package}-{_KERNEL_SOURCE_HASHES[game_package]}"
     try:
         current.mkdir(parents=True, exist_ok=True)
     except OSError:

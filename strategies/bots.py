@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sim import registry
 from sim.core.engine import BotSeat, ConfigError
 from sim.core.yaml_files import read_yaml_mapping, validate
-from strategies.parameters import Parameter, parameter_vector
+from strategies.parameters import Parameter, bot_seat, parameter_vector
 
 BOTS_DIR = Path(__file__).resolve().parent.parent / "configs" / "bots"
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_\-]*$"
@@ -63,7 +63,8 @@ class BotDefinition:
         strategies = registry.get_strategies(self.game)
         vector = parameter_vector(strategies.FAMILY_PARAMETERS[self.family], self.parameters,
                                   strategies.N_PARAMETERS, f"{self.source}: bot '{self.name}'")
-        return BotSeat(name=self.name, family=int(strategies.FAMILIES[self.family]), params=vector)
+        return bot_seat(self.name, self.family, strategies.FAMILIES, strategies.FAMILY_PARAMETERS[self.family],
+                        vector)
 
 
 def family_parameters(game: str, family: str) -> tuple[Parameter, ...]:
@@ -127,6 +128,9 @@ class BotCatalogue:
     def _resolve_file(self, game: str, path: Path, bot: BotFile, chain: tuple[str, ...]) -> BotDefinition:
         if bot.game != game:
             raise ConfigError(f"{path}: key 'game': expected {game} (the game being played), found {bot.game!r}")
+        if bot.name in registry.get_strategies(game).FAMILIES:
+            raise ConfigError(f"{path}: key 'name': expected a name of its own, found {bot.name!r}, the name "
+                              "of a built-in bot (its rows would be merged with the built-in's)")
         if bot.name in chain:
             raise ConfigError(f"{path}: key 'extends': a cycle of bots ({' -> '.join((*chain, bot.name))})")
         base = self._base(game, path, bot, chain)
@@ -161,12 +165,27 @@ class BotCatalogue:
                           f"found {bot.extends!r}")
 
 
+def check_distinct_names(seats: list[BotSeat], sources: list[str], where: str) -> None:
+    """One name, one bot: two different bots under one name would share every table row and
+    summary line. ConfigError naming both sources."""
+    first: dict[str, int] = {}
+    for index, seat in enumerate(seats):
+        other = first.setdefault(seat.name, index)
+        if other != index and not seat.same_bot(seats[other]):
+            raise ConfigError(f"{where}: expected bots with distinct names, found two different bots named "
+                              f"'{seat.name}' ({sources[other]} and {sources[index]})")
+
+
 def resolve_bots(game: str, names: list[str], where: str = "--bots",
                  bots_dir: Path = BOTS_DIR) -> list[BotSeat]:
-    """Bot names or paths -> BotSeats, all validated before any game runs. A game without a
-    bot module (a test engine) resolves its built-in names itself."""
+    """Bot names or paths -> BotSeats, all validated before any game runs; two different bots
+    under one name are refused. A game without a bot module (a test engine) resolves its
+    built-in names itself."""
     if game not in registry.STRATEGIES:
         engine = registry.get_engine(game)
         return [engine.resolve_bot(name) for name in names]
     catalogue = BotCatalogue(bots_dir)
-    return [catalogue.definition(game, name, where).bot_seat() for name in names]
+    definitions = [catalogue.definition(game, name, where) for name in names]
+    seats = [definition.bot_seat() for definition in definitions]
+    check_distinct_names(seats, [definition.source for definition in definitions], where)
+    return seats

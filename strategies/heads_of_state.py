@@ -22,7 +22,7 @@ import numpy as np
 from sim.core.engine import BotSeat, ConfigError
 from sim.heads_of_state.state import COUNTRY_NAMES
 from sim.heads_of_state.bots import GREEDY, N_GREEDY_PARAMS, N_SEARCH_PARAMS, RANDOM, SEARCH
-from strategies.parameters import Parameter, parameter_vector
+from strategies.parameters import Parameter, bot_seat, parameter_vector
 
 FAMILIES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
 
@@ -81,5 +81,5 @@ def resolve_bot(name: str, params: dict | None = None) -> BotSeat:
     """A built-in bot by family name, optionally with parameter overrides (validated)."""
     if name not in FAMILIES:
         raise ConfigError(f"bots: {name}: expected one of {sorted(FAMILIES)}, found {name!r}")
-    vec = parameter_vector(FAMILY_PARAMETERS[name], params, N_PARAMETERS, f"bots: {name}")
-    return BotSeat(name=name, family=FAMILIES[name], params=vec)
+    vector = parameter_vector(FAMILY_PARAMETERS[name], params, N_PARAMETERS, f"bots: {name}")
+    return bot_seat(name, name, FAMILIES, FAMILY_PARAMETERS[name], vector)

@@ -33,7 +33,7 @@ from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_T
                                      RETRIEVE_FOUR, SKIP)
 from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, TRACE_ON
 from sim.louis_xiv.turn_options import best_turn_option, list_turn_options
-from strategies.parameters import Parameter, parameter_vector
+from strategies.parameters import Parameter, bot_seat, parameter_vector
 
 RANDOM = 0
 GREEDY = 1
@@ -87,7 +87,7 @@ def resolve_bot(name: str, overrides: dict | None = None) -> BotSeat:
     if name not in FAMILIES:
         raise ConfigError(f"unknown Louis XIV bot '{name}': expected one of {', '.join(sorted(FAMILIES))}")
     params = parameter_vector(FAMILY_PARAMETERS[name], overrides, N_PARAMETERS, f"bot '{name}'")
-    return BotSeat(name=name, family=FAMILIES[name], params=params)
+    return bot_seat(name, name, FAMILIES, FAMILY_PARAMETERS[name], params)
 
 
 @inline_game_kernel

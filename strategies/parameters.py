@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.engine import ConfigError
+from sim.core.engine import BotSeat, ConfigError
 
 
 @dataclass(frozen=True)
@@ -57,3 +57,10 @@ def parameter_vector(parameters: tuple[Parameter, ...], overrides: dict | None, 
                               f"found {value!r}")
         vector[index[key]] = float(value)
     return vector
+
+
+def bot_seat(name: str, family: str, families: dict[str, int], parameters: tuple[Parameter, ...],
+             vector: np.ndarray) -> BotSeat:
+    """A resolved bot that knows its family's name and its parameters' names (for run.yaml)."""
+    return BotSeat(name=name, family=int(families[family]), params=vector, family_name=family,
+                   parameter_names=tuple(parameter.name for parameter in parameters))

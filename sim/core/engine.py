@@ -29,12 +29,29 @@ def seed_as_int64(seed: int) -> int:
     return seed - 2**64 if seed >= 2**63 else seed
 
 
+# Game indices are int32 in every table: a run holds at most this many games.
+GAME_INDEX_LIMIT = 2**31
+
+
 @dataclass(frozen=True)
 class BotSeat:
-    """A resolved bot: its display name, compiled policy family id and parameter vector."""
+    """A resolved bot: its display name, compiled policy family id and parameter vector, and
+    (for run.yaml) the family's name and the vector's parameter names, in vector order."""
     name: str
     family: int
     params: np.ndarray  # float64 vector, meaning defined by the family (strategies/<game>.py)
+    family_name: str = ""
+    parameter_names: tuple[str, ...] = ()
+
+    def parameters(self) -> dict[str, float]:
+        """The parameters by name (a vector without names: by position, "0", "1", ...)."""
+        values = [float(value) for value in np.asarray(self.params, dtype=np.float64).ravel()]
+        names = self.parameter_names or tuple(str(index) for index in range(len(values)))
+        return dict(zip(names, values))
+
+    def same_bot(self, other: "BotSeat") -> bool:
+        return (self.family, self.family_name, self.parameters()) == (other.family, other.family_name,
+                                                                      other.parameters())
 
 
 @dataclass(frozen=True)
@@ -44,7 +61,11 @@ class GameSetup:
     game: str                     # CLI name, e.g. "louis-xiv"
     data: Any                     # kernel-ready arrays (a namedtuple of numpy arrays)
     rules: np.ndarray             # rule switches as a float64 vector (named indices per game)
-    description: dict = field(default_factory=dict)  # plain data for run.yaml (source file, switches)
+    description: dict = field(default_factory=dict)  # what the engine keeps for itself (replay names, ...)
+    # The identity of the rules played, for run.yaml: every value of the validated game data and
+    # every rule switch, as plain data. A run is identified by it, never by a file name.
+    resolved: dict = field(default_factory=dict)
+    source: str = ""              # where the data came from (provenance only, not identity)
 
 
 class GameEngine(Protocol):

@@ -142,22 +142,22 @@ def plan_cells(experiment: ExperimentFile, bots: dict[str, BotSeat], path: Path)
     return cells
 
 
-def experiment_config(experiment: ExperimentFile, engine_tables: tuple[str, ...], setup: GameSetup,
-                      bots: dict[str, BotSeat], cells: list[Cell], chunk_size: int) -> dict:
-    """What run.yaml records (and compares on resume) for an experiment."""
+def experiment_config(experiment: ExperimentFile, engine, setup: GameSetup, bots: dict[str, BotSeat],
+                      cells: list[Cell], chunk_size: int) -> dict:
+    """The identity of an experiment's run (run.yaml records and hashes it): the design, every
+    bot resolved, every cell, the resolved rules. Not its description, jobs, out or file names."""
     return {
-        "courtsim_version": manifests.courtsim_version(),
         "game": experiment.game,
-        "experiment": experiment.model_dump(exclude={"jobs", "out"}),
+        "experiment": experiment.model_dump(exclude={"jobs", "out", "description", "game_file"}),
         "seed": int(experiment.seed),
         "n_games": int(sum(cell.n_games for cell in cells)),
         "chunk_size": int(chunk_size),
-        "tables": list(engine_tables),
-        "bots": [{"name": bot.name, "family": int(bot.family), "params": [float(value) for value in bot.params]}
-                 for bot in bots.values()],
+        "tables": list(engine.tables),
+        "bots": [manifests.bot_record(bot) for bot in bots.values()],
         "cells": [{"players": cell.n_players, "first_game": cell.first_game, "n_games": cell.n_games,
                    **dict(cell.labels)} for cell in cells],
-        "setup": manifests.to_plain(setup.description),
+        "setup": manifests.setup_record(setup),
+        **manifests.identity_versions(engine),
     }
 
 
@@ -176,16 +176,17 @@ def prepare_experiment(path: Path):
     engine = registry.get_engine(experiment.game)
     check_players(engine, experiment, path)
     catalogue = BotCatalogue()
-    bots = {name: catalogue.definition(experiment.game, name, f"{path}: key 'bots'").bot_seat()
-            for name in experiment.bots}
+    definitions = {name: catalogue.definition(experiment.game, name, f"{path}: key 'bots'")
+                   for name in experiment.bots}
+    bots = {name: definition.bot_seat() for name, definition in definitions.items()}
     game_file = experiment.game_file
     if game_file is not None and not Path(game_file).is_file():
         raise ConfigError(f"{path}: key 'game_file': expected an existing file, found {game_file!r}")
     names = [bot.name for bot in bots.values()]
     repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
+    if repeated:  # in a pool even the same bot twice is a mistake (with_repeats plays copies)
         raise ConfigError(f"{path}: key 'bots': expected bots with distinct names, found {', '.join(repeated)} twice")
     setup = engine.load_setup(game_file, dict(experiment.rules) or None)
     cells = plan_cells(experiment, bots, path)
-    config = experiment_config(experiment, tuple(engine.tables), setup, bots, cells, experiment.chunk_size)
+    config = experiment_config(experiment, engine, setup, bots, cells, experiment.chunk_size)
     return experiment, engine, setup, cells, config

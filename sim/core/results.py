@@ -5,13 +5,18 @@ A run directory looks like::
     <out>/run.yaml                        configuration, status, timings (sim.core.run_manifest)
     <out>/<table>.parquet                 one file per table, rows in game order (when complete)
     <out>/parts/<table>/chunk-<first_game:012d>.parquet   while the run is in progress
+    <out>/parts/chunks/chunk-<first_game:012d>.json      the chunk's manifest entry
 
 Parts are written by the joblib workers themselves, so the parent process never holds more
-than one chunk's worth of rows; the final merge streams them one part at a time.
+than one chunk's worth of rows; the final merge streams them one part at a time. Every file
+courtsim writes has an exact name that courtsim can compute: these are the only files it ever
+deletes.
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -19,8 +24,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 PARTS_DIR = "parts"
+ENTRIES_DIR = "chunks"       # under PARTS_DIR: one manifest entry per chunk
 COMPRESSION = "zstd"
 GAME_INDEX = "game_index"
+TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+HASH_BLOCK = 1 << 20
+TEMPORARY = re.compile(r"\.(?P<name>.+)\.[0-9]+\.tmp")
 
 
 def part_path(out_dir: Path, table: str, first_game: int) -> Path:
@@ -34,10 +43,32 @@ def table_path(out_dir: Path, table: str) -> Path:
     return Path(out_dir) / f"{table}.parquet"
 
 
+def entry_path(out_dir: Path, first_game: int) -> Path:
+    """The manifest entry of the chunk starting at ``first_game`` (sim.core.chunk_entries)."""
+    return Path(out_dir) / PARTS_DIR / ENTRIES_DIR / f"chunk-{first_game:012d}.json"
+
+
 def temporary_name(path: Path) -> Path:
     """A hidden sibling of ``path`` unique to this process, so concurrent writers never clash
     and a crash leaves only an obviously-temporary file behind."""
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def temporary_target(candidate: Path) -> str | None:
+    """The name of the file a :func:`temporary_name` ``candidate`` was written for, or None."""
+    match = TEMPORARY.fullmatch(candidate.name)
+    return match["name"] if match else None
+
+
+def file_digest(path: Path) -> dict:
+    """``{"bytes", "sha256"}`` of a file, read in blocks (a table may be gigabytes)."""
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as stream:
+        while block := stream.read(HASH_BLOCK):
+            digest.update(block)
+            size += len(block)
+    return {"bytes": size, "sha256": digest.hexdigest()}
 
 
 def columns_to_arrow(table: str, columns: dict[str, np.ndarray], first_game: int,
@@ -67,13 +98,23 @@ def columns_to_arrow(table: str, columns: dict[str, np.ndarray], first_game: int
     return pa.table(arrays)
 
 
-def write_parquet_atomically(arrow_table: pa.Table, path: Path) -> None:
+def write_parquet_atomically(arrow_table: pa.Table, path: Path) -> dict:
     """Write to a temporary name, then rename: a reader (or a resumed run) sees either no file
-    or a complete one, never half of one."""
+    or a complete one, never half of one. Returns the file's ``{"bytes", "sha256"}``, taken
+    from the bytes written (no second read)."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(arrow_table, sink, compression=COMPRESSION)
+    data = sink.getvalue()
+    write_bytes_atomically(memoryview(data), path)
+    return {"bytes": data.size, "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def write_bytes_atomically(data, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = temporary_name(path)
     try:
-        pq.write_table(arrow_table, temporary, compression=COMPRESSION)
+        with open(temporary, "wb") as stream:
+            stream.write(data)
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
@@ -106,11 +147,17 @@ def merge_parts(parts: list[Path], destination: Path) -> int:
     return rows
 
 
-def remove_stale_temporaries(directory: Path) -> None:
-    """Delete temporary files a crashed writer may have left under ``directory``."""
-    if directory.exists():
-        for leftover in directory.rglob(".*.tmp"):
-            leftover.unlink(missing_ok=True)
+def remove_stale_temporaries(paths: list[Path]) -> None:
+    """Delete the temporaries a crashed writer of any of ``paths`` left beside it (exact names
+    of :func:`temporary_name` only: nothing else in the directory is touched)."""
+    by_directory: dict[Path, set[str]] = {}
+    for path in paths:
+        by_directory.setdefault(Path(path).parent, set()).add(Path(path).name)
+    for directory, names in by_directory.items():
+        if directory.is_dir():
+            for candidate in directory.glob(".*.tmp"):
+                if temporary_target(candidate) in names:
+                    candidate.unlink(missing_ok=True)
 
 
 def read_table(out_dir: Path, table: str) -> pa.Table:

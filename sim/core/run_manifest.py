@@ -1,17 +1,31 @@
 """``run.yaml``: what a run directory holds, so a run can be resumed, refused or reported on.
 
-Layout::
+A run is identified by what it plays, never by file names: ``config`` records every value the
+kernels get (the validated game data and every rule switch, each bot's family and parameters by
+name), the courtsim version and a hash of the game's kernel sources; ``run_hash`` is one content
+hash of all of it. Resume, "already complete" and ``--overwrite`` decide on that hash, and a
+refusal names the first key that differs. Layout::
 
+    courtsim_run: 2                # marks a run.yaml courtsim wrote (format version)
     status: incomplete | complete
-    config:            # everything that determines the output tables; compared on resume
-      courtsim_version, game, players, seed, n_games, chunk_size, tables,
-      bots: [{seat, name, family, params: [...]}, ...],
-      setup: <GameSetup.description>
-    rows: {table: n_rows}          # once complete
+    run_hash: <sha256 of config>
+    config:                        # the run's identity
+      game, players, seed, n_games, chunk_size, tables,
+      bots: [{seat, name, family, parameters: {name: value}}, ...],
+      setup: {game_data: {...}, rules: {...}},
+      kernel_sources, courtsim_version
+    provenance: {game_file: ...}   # where the data came from: not part of the identity
+    files: {<table>.parquet: {rows, bytes, sha256}}   # once complete
+    rows: {table: n_rows}                             # once complete
     timings: {started_at, finished_at, wall_seconds, games_per_second, ...}
+
+A run.yaml is courtsim's only if it parses, carries the format marker and its ``run_hash`` is
+the hash of its ``config``: a hand-made or edited one is never resumed, and nothing it lists is
+ever deleted.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from datetime import datetime, timezone
 from importlib import metadata
@@ -24,8 +38,14 @@ import yaml
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 
 MANIFEST_NAME = "run.yaml"
+FORMAT = 2
 INCOMPLETE = "incomplete"
 COMPLETE = "complete"
+
+
+class NotACourtsimRun(ConfigError):
+    """``run.yaml`` exists but courtsim did not write it (or it was edited): never resumed,
+    never deleted."""
 
 
 def courtsim_version() -> str:
@@ -51,41 +71,85 @@ def to_plain(value: Any) -> Any:
     return value
 
 
-def bot_record(seat: int, bot: BotSeat) -> dict:
-    return {"seat": seat, "name": bot.name, "family": int(bot.family),
-            "params": [float(p) for p in np.asarray(bot.params, dtype=np.float64).ravel()]}
+def bot_record(bot: BotSeat, seat: int | None = None) -> dict:
+    """A bot as run.yaml records it: name, family and every parameter by name."""
+    record = {"seat": seat} if seat is not None else {}
+    record.update(name=bot.name, family=bot.family_name or int(bot.family), parameters=bot.parameters())
+    return record
 
 
-def run_config(game: str, tables: tuple[str, ...], setup: GameSetup, n_players: int,
-               bots: list[BotSeat], seed: int, n_games: int, chunk_size: int) -> dict:
-    """The part of run.yaml that must match for a directory to be resumed."""
+def setup_record(setup: GameSetup) -> dict:
+    """The resolved rules played: every value of the game data and every switch."""
+    return to_plain(setup.resolved or setup.description)
+
+
+def identity_versions(engine) -> dict:
+    """The code that played: a run resumed across a change of it would mix two engines."""
+    return {"kernel_sources": str(getattr(engine, "kernel_sources_hash", "none")),
+            "courtsim_version": courtsim_version()}
+
+
+def run_config(engine, setup: GameSetup, n_players: int, bots: list[BotSeat], seed: int,
+               n_games: int, chunk_size: int) -> dict:
+    """The identity of a ``simulate`` run: what must match for a directory to be resumed."""
     return {
-        "courtsim_version": courtsim_version(),
-        "game": game,
+        "game": engine.name,
         "players": int(n_players),
         "seed": int(seed),
         "n_games": int(n_games),
         "chunk_size": int(chunk_size),
-        "tables": list(tables),
-        "bots": [bot_record(seat, bot) for seat, bot in enumerate(bots)],
-        "setup": to_plain(setup.description),
+        "tables": list(engine.tables),
+        "bots": [bot_record(bot, seat) for seat, bot in enumerate(bots)],
+        "setup": setup_record(setup),
+        **identity_versions(engine),
     }
 
 
 def canonical(config: dict) -> str:
-    """A stable text form for comparing configurations (handles NaN, which != itself)."""
+    """A stable text form for comparing and hashing configurations (handles NaN, which != itself)."""
     return yaml.safe_dump(to_plain(config), sort_keys=True)
 
 
-def same_config(a: dict, b: dict) -> bool:
-    return canonical(a) == canonical(b)
+def content_hash(config: dict) -> str:
+    return hashlib.sha256(canonical(config).encode("utf-8")).hexdigest()
+
+
+def first_difference(old: Any, new: Any, path: tuple[str, ...] = ()) -> tuple[str, Any, Any] | None:
+    """(dotted key, value in ``old``, value in ``new``) of the first place two configurations
+    differ, keys in ``old``'s order (then keys only ``new`` has); None if they are equal."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in [*old, *(key for key in new if key not in old)]:
+            if key not in old or key not in new:
+                return ".".join((*path, str(key))), old.get(key, "(absent)"), new.get(key, "(absent)")
+            found = first_difference(old[key], new[key], (*path, str(key)))
+            if found:
+                return found
+        return None
+    if isinstance(old, list) and isinstance(new, list):
+        for index, (old_item, new_item) in enumerate(zip(old, new)):
+            found = first_difference(old_item, new_item, (*path, str(index)))
+            if found:
+                return found
+        if len(old) != len(new):
+            return ".".join(path), f"{len(old)} items", f"{len(new)} items"
+        return None
+    if canonical({"value": old}) != canonical({"value": new}):
+        return ".".join(path) or "configuration", old, new
+    return None
+
+
+def short(value: Any, limit: int = 60) -> str:
+    text = " ".join(repr(value).split()) if not isinstance(value, str) else value
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def describe_difference(old: dict, new: dict) -> str:
-    """Name the top-level keys that differ, for the refusal message."""
-    keys = sorted(set(old) | set(new))
-    differing = [key for key in keys if canonical({key: old.get(key)}) != canonical({key: new.get(key)})]
-    return ", ".join(differing) or "configuration"
+    """``key 'a.b': 5 in the run, 6 now`` for the first key that differs."""
+    found = first_difference(to_plain(old), to_plain(new))
+    if found is None:
+        return "no key (same configuration)"
+    key, old_value, new_value = found
+    return f"key '{key}': {short(old_value)} in the run, {short(new_value)} now"
 
 
 def manifest_path(out_dir: Path) -> Path:
@@ -93,17 +157,23 @@ def manifest_path(out_dir: Path) -> Path:
 
 
 def read_manifest(out_dir: Path) -> dict | None:
-    """The run.yaml of ``out_dir``; None if there is none; ConfigError if it is not ours."""
+    """The courtsim-written run.yaml of ``out_dir``; None if there is none; NotACourtsimRun if
+    the file is not one (unreadable, hand-made, edited, or from a courtsim without hashes)."""
     path = manifest_path(out_dir)
     if not path.exists():
         return None
     try:
-        manifest = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as error:
-        raise ConfigError(f"{path} is not a readable courtsim run file ({type(error).__name__}); "
-                          "choose another --out or pass --overwrite") from error
+        manifest = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as error:
+        raise NotACourtsimRun(f"{path} is not a readable courtsim run file ({type(error).__name__})") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
-        raise ConfigError(f"{path} is not a courtsim run file; choose another --out or pass --overwrite")
+        raise NotACourtsimRun(f"{path} is not a courtsim run file (no config mapping)")
+    if manifest.get("courtsim_run") != FORMAT or "run_hash" not in manifest:
+        raise NotACourtsimRun(f"{path} was not written by this courtsim (no courtsim_run: {FORMAT} "
+                              "and run_hash): it cannot be resumed")
+    if manifest["run_hash"] != content_hash(manifest["config"]):
+        raise NotACourtsimRun(f"{path} was edited after courtsim wrote it (its run_hash does not match "
+                              "its config)")
     return manifest
 
 
@@ -111,12 +181,18 @@ def write_manifest(out_dir: Path, manifest: dict) -> None:
     """Atomic write (temporary file + rename), so run.yaml is never half written."""
     path = manifest_path(out_dir)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(yaml.safe_dump(to_plain(manifest), sort_keys=False))
-    os.replace(temporary, path)
+    try:
+        temporary.write_text(yaml.safe_dump(to_plain(manifest), sort_keys=False), encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
-def new_manifest(config: dict) -> dict:
-    return {"status": INCOMPLETE, "config": config, "rows": None, "timings": None}
+def new_manifest(config: dict, provenance: dict | None = None) -> dict:
+    config = to_plain(config)
+    return {"courtsim_run": FORMAT, "status": INCOMPLETE, "run_hash": content_hash(config),
+            "config": config, "provenance": to_plain(provenance or {}), "files": None, "rows": None,
+            "timings": None}
 
 
 def utc_now() -> str:

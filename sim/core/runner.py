@@ -1,22 +1,26 @@
 """The game-independent batch runner: chunks of games in joblib workers, streamed to Parquet.
 
-A run is a list of :class:`Table` *cells* (a player count and the bots in seat order, with a
+A run is a list of :class:`Cell` *cells* (a player count and the bots in seat order, with a
 block of game indices); ``run_simulation`` is the one-cell case and an experiment
 (``sim.core.experiments``) has one cell per seating of every match-up. The runner slices each
 cell's games into chunks, and each joblib worker plays one
 chunk with ``engine.play_chunk`` and writes that chunk's tables straight to
 ``<out>/parts/<table>/chunk-<first_game>.parquet``; only small metadata travels back, so the
 parent's memory stays flat however many games run. Finished parts survive a crash or Ctrl-C,
-and running the same configuration again into the same directory reuses them. At the end the
+and running the same configuration again into the same directory reuses them once their
+manifest entries verify them (sim.core.run_directory); a worker that dies has its chunk played
+again. A run is identified by the hash of everything it resolved (sim.core.run_manifest). At the end the
 parts are merged, in game order, into ``<out>/<table>.parquet`` and ``run.yaml`` is marked
 complete. The output is identical whatever ``jobs`` and ``chunk_size`` are, because the engine
 makes every game depend only on (seed, game index) and the runner fixes the row order.
 """
 from __future__ import annotations
 
-import shutil
+import errno
+import os
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,13 +28,18 @@ from typing import Callable
 
 import numpy as np
 from joblib import Parallel, delayed
+from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-from sim.core import results
+from sim.core import results, run_directory
 from sim.core import run_manifest as manifests
-from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
+from sim.core.engine import GAME_INDEX_LIMIT, BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.progress import games_progress
 
 DEFAULT_CHUNK_SIZE = 20_000
+MAX_CHUNKS = 2**17              # files per table in parts/ while a run is in progress
+MAX_WORKER_DEATHS = 3           # worker processes that may die in one session before it gives up
+PARENT_GONE_EXIT = 70           # a worker's exit status when its parent process has gone
+DISK_FULL = {errno.ENOSPC, errno.EDQUOT}
 
 
 @dataclass(frozen=True)
@@ -103,11 +112,12 @@ def label_columns(tables: dict[str, dict], cell: Cell) -> None:
 
 
 def play_chunk_to_parts(engine: GameEngine, setup: GameSetup, cell: Cell, seed: int, chunk: Chunk,
-                        out_dir: Path) -> ChunkDone:
-    """Worker body: play one chunk and write each of its tables as an atomic part file.
-
-    Tables are written one after another; a chunk counts as done only when every table's part
-    exists, so a crash between two tables just replays that chunk on resume."""
+                        out_dir: Path, run_hash: str = "", parent_pid: int | None = None) -> ChunkDone:
+    """Worker body: play one chunk, write each of its tables as an atomic part file, and its
+    manifest entry (sim.core.run_directory): ``writing`` before the first part, ``done`` with
+    every part's rows and checksum after the last. A chunk counts as finished only with a done
+    entry whose parts verify, so a crash anywhere just replays that chunk on resume."""
+    watch_parent(parent_pid)
     started = time.perf_counter()
     tables = engine.play_chunk(setup, cell.n_players, list(cell.bots), seed, chunk.first_game, chunk.n_games)
     missing = set(engine.tables) - set(tables)
@@ -115,16 +125,40 @@ def play_chunk_to_parts(engine: GameEngine, setup: GameSetup, cell: Cell, seed: 
         raise ValueError(f"engine contract: play_chunk of {engine.name!r} did not return "
                          f"tables {sorted(missing)} (declared in engine.tables)")
     label_columns(tables, cell)
-    rows = {}
-    for table in engine.tables:
+    names = tuple(engine.tables)
+    run_directory.write_entry(out_dir, run_hash, chunk.first_game, chunk.n_games, names, None)
+    files = {}
+    for table in names:
         arrow_table = results.columns_to_arrow(table, tables[table], chunk.first_game, chunk.n_games)
-        results.write_parquet_atomically(arrow_table, results.part_path(out_dir, table, chunk.first_game))
-        rows[table] = arrow_table.num_rows
-    return ChunkDone(chunk.first_game, chunk.n_games, rows, time.perf_counter() - started)
+        record = results.write_parquet_atomically(arrow_table, results.part_path(out_dir, table, chunk.first_game))
+        files[table] = {"rows": arrow_table.num_rows, **record}
+    run_directory.write_entry(out_dir, run_hash, chunk.first_game, chunk.n_games, names, files)
+    return ChunkDone(chunk.first_game, chunk.n_games, {table: files[table]["rows"] for table in names},
+                     time.perf_counter() - started)
 
 
-def chunk_is_done(out_dir: Path, tables: tuple[str, ...], chunk: Chunk) -> bool:
-    return all(results.part_path(out_dir, table, chunk.first_game).exists() for table in tables)
+_WATCHED_PARENT: int | None = None
+
+
+def watch_parent(parent_pid: int | None) -> None:
+    """In a worker process of ``parent_pid``: exit as soon as that parent is gone (killed with
+    SIGKILL, it cannot stop its workers; they would play on for minutes, holding memory).
+    Started once per worker process; nothing to do in the parent itself or in a process that is
+    not its direct child (a cluster worker)."""
+    global _WATCHED_PARENT
+    if parent_pid is None or os.getpid() == parent_pid or _WATCHED_PARENT == parent_pid:
+        return
+    if os.getppid() != parent_pid:
+        return
+    _WATCHED_PARENT = parent_pid
+    threading.Thread(target=exit_when_orphaned, args=(parent_pid,), daemon=True,
+                     name="courtsim-parent-watch").start()
+
+
+def exit_when_orphaned(parent_pid: int, interval: float = 0.5) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(interval)
+    os._exit(PARENT_GONE_EXIT)
 
 
 def ensure_writable(out_dir: Path) -> None:
@@ -138,63 +172,67 @@ def ensure_writable(out_dir: Path) -> None:
         raise ConfigError(f"cannot write to output directory {out_dir}: {reason}") from error
 
 
-def remove_run_files(out_dir: Path, tables: set[str]) -> None:
-    """--overwrite: delete exactly what courtsim writes (never unrelated files in the folder)."""
-    shutil.rmtree(out_dir / results.PARTS_DIR, ignore_errors=True)
-    for table in tables:
-        results.table_path(out_dir, table).unlink(missing_ok=True)
-    manifests.manifest_path(out_dir).unlink(missing_ok=True)
-
-
 def refuse(out_dir: Path, what: str) -> ConfigError:
     return ConfigError(f"{out_dir} already holds {what}; choose another --out or pass --overwrite")
 
 
-def existing_run(out_dir: Path, config: dict, overwrite: bool) -> dict | None:
-    """The manifest of the same run already in ``out_dir`` (to resume or report), or None to
-    start afresh; ConfigError if the directory holds something else."""
-    if overwrite:
-        old_manifest = _readable_manifest_or_none(out_dir) or {}
-        old_tables = set(old_manifest.get("config", {}).get("tables", []))
-        remove_run_files(out_dir, old_tables | set(config["tables"]))
-        return None
-    manifest = manifests.read_manifest(out_dir)
+def open_run_directory(out_dir: Path, config: dict, overwrite: bool) -> dict | None:
+    """The manifest of this same run already in ``out_dir`` (to resume or report), or None to
+    start afresh. Refuses (ConfigError) the root or home directory, a directory of other files,
+    a run.yaml courtsim did not write, and (without ``overwrite``) a different run, naming the
+    first key that differs; ``overwrite`` deletes only the files the old run's manifest lists."""
+    run_directory.refuse_unsafe_out(out_dir)
+    try:
+        manifest = manifests.read_manifest(out_dir)
+    except manifests.NotACourtsimRun as error:
+        raise ConfigError(f"{error}; courtsim neither resumes nor deletes it: choose another --out "
+                          "or move the file away") from None
     if manifest is None:
-        leftovers = [path.name for path in [out_dir / results.PARTS_DIR,
-                                            *(results.table_path(out_dir, t) for t in config["tables"])]
-                     if path.exists()]
-        if leftovers:
-            raise refuse(out_dir, f"simulation files without a run.yaml ({', '.join(leftovers)})")
+        run_directory.refuse_foreign_files(out_dir)
         return None
-    if not manifests.same_config(manifest["config"], config):
+    if overwrite:
+        run_directory.delete_run(out_dir, manifest)
+        return None
+    if manifest["run_hash"] != manifests.content_hash(config):
         old = manifest["config"]
-        differing = manifests.describe_difference(old, config)
         raise refuse(out_dir, f"a different run ({old.get('game')}, {old.get('n_games')} games; "
-                              f"differs in: {differing})")
+                              f"{manifests.describe_difference(old, config)})")
     return manifest
 
 
-def _readable_manifest_or_none(out_dir: Path) -> dict | None:
-    try:
-        return manifests.read_manifest(out_dir)
-    except ConfigError:
-        return None  # --overwrite replaces even a corrupt run.yaml
-
-
 def result_of_complete_run(out_dir: Path, manifest: dict, n_chunks: int) -> RunResult:
-    """The directory already holds this finished run: report it instead of replaying it."""
-    tables = manifest["config"]["tables"]
-    missing = [results.table_path(out_dir, t).name for t in tables if not results.table_path(out_dir, t).exists()]
-    if missing:
-        raise ConfigError(f"{out_dir}/run.yaml says the run is complete but {', '.join(missing)} "
-                          "is missing; pass --overwrite to run it again")
-    shutil.rmtree(out_dir / results.PARTS_DIR, ignore_errors=True)  # left if we died after marking complete
+    """The directory already holds this finished run: verify its tables and report it instead
+    of replaying it."""
+    tables = run_directory.run_tables(manifest)
+    records = manifest.get("files") or {}
+    for table in tables:
+        path = results.table_path(out_dir, table)
+        if not path.is_file():
+            raise ConfigError(f"{out_dir}/run.yaml says the run is complete but {path.name} is missing; "
+                              "pass --overwrite to run it again")
+        if results.file_digest(path) != {key: records.get(path.name, {}).get(key) for key in ("bytes", "sha256")}:
+            raise ConfigError(f"{path} changed since the run completed (its checksum differs from run.yaml); "
+                              "pass --overwrite to run it again")
+    run_directory.delete_parts(out_dir, manifest)  # left if we died after marking complete
+    remove_top_level_temporaries(out_dir, tables)
     timings = manifest.get("timings") or {}
     return RunResult(
         out_dir=out_dir, files={t: results.table_path(out_dir, t) for t in tables},
         rows=dict(manifest.get("rows") or {}), n_games=manifest["config"]["n_games"], games_played=0,
         chunks_total=n_chunks, chunks_reused=n_chunks, wall_seconds=timings.get("wall_seconds", 0.0),
         games_per_second=timings.get("games_per_second", 0.0), already_complete=True, manifest=manifest)
+
+
+def remove_top_level_temporaries(out_dir: Path, tables: tuple[str, ...]) -> None:
+    """Temporaries a killed merge or manifest write left: ``.<table>.parquet.<pid>.tmp``, ``.run.yaml.<pid>.tmp``."""
+    results.remove_stale_temporaries([*(results.table_path(out_dir, table) for table in tables),
+                                      manifests.manifest_path(out_dir)])
+
+
+def check_jobs(jobs: int) -> None:
+    """One rule everywhere: a positive number of worker processes, or -1 for every core."""
+    if jobs == 0 or jobs < -1:
+        raise ConfigError(f"jobs: expected a positive number of worker processes or -1 (every core), found {jobs}")
 
 
 def check_arguments(engine: GameEngine, n_players: int, bots: list[BotSeat], seed: int,
@@ -211,8 +249,20 @@ def check_arguments(engine: GameEngine, n_players: int, bots: list[BotSeat], see
         raise ConfigError(f"the number of games must be at least 1, got {n_games}")
     if chunk_size < 1:
         raise ConfigError(f"the chunk size must be at least 1, got {chunk_size}")
-    if jobs == 0:
-        raise ConfigError("jobs must be a positive number of processes (or -1 for every core)")
+    check_jobs(jobs)
+
+
+def check_plan_size(cells: list[Cell], chunk_size: int) -> None:
+    """Refuse, before planning anything, a run its tables cannot record (game indices are
+    int32) or one of more chunks than a directory should hold (a file per table each)."""
+    n_games = sum(cell.n_games for cell in cells)
+    if n_games > GAME_INDEX_LIMIT:
+        raise ConfigError(f"the number of games: expected at most {GAME_INDEX_LIMIT:,} in one run (game "
+                          f"indices are 32-bit integers in the tables), found {n_games:,}")
+    n_chunks = sum(-(-cell.n_games // chunk_size) for cell in cells)
+    if n_chunks > MAX_CHUNKS:
+        raise ConfigError(f"--chunk-size {chunk_size:,}: {n_games:,} games would make {n_chunks:,} chunks; "
+                          f"expected at most {MAX_CHUNKS:,} (each is a file per table): raise the chunk size")
 
 
 def log_to_stderr(message: str) -> None:
@@ -227,52 +277,73 @@ def run_simulation(engine: GameEngine, setup: GameSetup, n_players: int, bots: l
     """Play games ``0 .. n_games-1`` and write every table of ``engine`` to ``out_dir``.
 
     ``jobs`` is the number of worker processes (1 plays in this process, -1 uses every core).
-    ``resume`` reuses finished chunks of an interrupted identical run in ``out_dir``;
-    ``overwrite`` deletes whatever run ``out_dir`` holds first. Raises ConfigError for bad
-    arguments or an ``out_dir`` holding a different run, before any game is played."""
+    ``resume`` reuses finished, verified chunks of an interrupted identical run in ``out_dir``;
+    ``overwrite`` deletes the run ``out_dir`` holds first (only the files courtsim wrote).
+    Raises ConfigError for bad arguments or an ``out_dir`` holding a different run, before any
+    game is played."""
     check_arguments(engine, n_players, bots, seed, n_games, jobs, chunk_size)
-    config = manifests.run_config(engine.name, tuple(engine.tables), setup, n_players, bots, seed,
-                                  n_games, chunk_size)
+    config = manifests.run_config(engine, setup, n_players, bots, seed, n_games, chunk_size)
     cells = [Cell(n_players, tuple(bots), 0, n_games)]
     return run_cells(engine, setup, cells, seed, out_dir, config, jobs, chunk_size, progress, resume,
-                     overwrite, log)
+                     overwrite, log, provenance={"game_file": setup.source})
 
 
 def run_cells(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int, out_dir: str | Path,
               config: dict, jobs: int = 1, chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
               resume: bool = True, overwrite: bool = False,
-              log: Callable[[str], None] = log_to_stderr) -> RunResult:
+              log: Callable[[str], None] = log_to_stderr, provenance: dict | None = None) -> RunResult:
     """Play every cell's games and write every table of ``engine`` to ``out_dir`` (see
-    :func:`run_simulation`); ``config`` is what run.yaml records and compares on resume."""
+    :func:`run_simulation`); ``config`` is the run's identity that run.yaml records and hashes,
+    ``provenance`` where its data came from (recorded, not compared)."""
     started_at, started = manifests.utc_now(), time.perf_counter()
     out_dir = Path(out_dir)
     for cell in cells:
         check_arguments(engine, cell.n_players, list(cell.bots), seed, cell.n_games, jobs, chunk_size)
+    check_plan_size(cells, chunk_size)
     n_games = sum(cell.n_games for cell in cells)
+    manifest = open_run_directory(out_dir, config, overwrite)
     ensure_writable(out_dir)
     chunks = plan_cell_chunks(cells, chunk_size)
-    manifest = existing_run(out_dir, config, overwrite)
     if manifest is not None and manifest.get("status") == manifests.COMPLETE:
         log(f"{out_dir} already holds this completed run; nothing to do (--overwrite to run it again)")
         return result_of_complete_run(out_dir, manifest, len(chunks))
-    if manifest is None:
-        manifest = manifests.new_manifest(config)
+    fresh = manifest is None
+    if fresh:
+        manifest = manifests.new_manifest(config, provenance)
         manifests.write_manifest(out_dir, manifest)
-    results.remove_stale_temporaries(out_dir / results.PARTS_DIR)
-
     tables = tuple(engine.tables)
-    pending = [c for c in chunks if not (resume and chunk_is_done(out_dir, tables, c))]
+    try:
+        return finish_run(engine, setup, cells, seed, out_dir, manifest, chunks, tables, jobs,
+                          progress, resume and not fresh, log, started_at, started)
+    except OSError as error:
+        if error.errno in DISK_FULL:
+            raise ConfigError(f"cannot write in {out_dir}: {error.strerror}; every finished chunk is kept: "
+                              "free some space and run the same command again to resume") from None
+        raise
+
+
+def finish_run(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int, out_dir: Path,
+               manifest: dict, chunks: list[Chunk], tables: tuple[str, ...], jobs: int, progress: bool,
+               resume: bool, log: Callable[[str], None], started_at: str, started: float) -> RunResult:
+    """Verify what an earlier session finished, play the rest, merge, and mark the run complete."""
+    run_hash = manifest["run_hash"]
+    remove_top_level_temporaries(out_dir, tables)
+    run_directory.remove_part_temporaries(out_dir, tables)
+    pending = chunks_to_play(out_dir, run_hash, chunks, tables, resume, log)
     reused = len(chunks) - len(pending)
     if reused:
         log(f"resuming: reused {reused} of {len(chunks)} finished chunks in {out_dir}")
     games_played = sum(chunk.n_games for chunk in pending)
-    play_chunks_in_workers(engine, setup, cells, seed, pending, out_dir, jobs,
-                           total_games=n_games, progress=progress)
+    play_chunks_in_workers(engine, setup, cells, seed, pending, out_dir, jobs, total_games=sum(
+        cell.n_games for cell in cells), progress=progress, run_hash=run_hash, log=log)
     played = time.perf_counter()
 
     files, rows = merge_tables(out_dir, tables, chunks)
     wall_seconds = time.perf_counter() - started
-    manifest.update(status=manifests.COMPLETE, rows=rows, timings={
+    manifest.update(status=manifests.COMPLETE, rows=rows,
+                    files={path.name: {"rows": rows[table], **results.file_digest(path)}
+                           for table, path in files.items()},
+                    timings={
         "started_at": started_at, "finished_at": manifests.utc_now(), "jobs": jobs,
         "wall_seconds": round(wall_seconds, 3), "play_seconds": round(played - started, 3),
         "merge_seconds": round(time.perf_counter() - played, 3),
@@ -280,27 +351,71 @@ def run_cells(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int
         "games_per_second": round(games_played / wall_seconds, 1) if wall_seconds > 0 else 0.0,
     })
     manifests.write_manifest(out_dir, manifest)
-    shutil.rmtree(out_dir / results.PARTS_DIR, ignore_errors=True)
-    return RunResult(out_dir=out_dir, files=files, rows=rows, n_games=n_games,
+    run_directory.delete_parts(out_dir, manifest)
+    return RunResult(out_dir=out_dir, files=files, rows=rows, n_games=sum(cell.n_games for cell in cells),
                      games_played=games_played, chunks_total=len(chunks), chunks_reused=reused,
                      wall_seconds=wall_seconds, games_per_second=manifest["timings"]["games_per_second"],
                      manifest=manifest)
 
 
+def chunks_to_play(out_dir: Path, run_hash: str, chunks: list[Chunk], tables: tuple[str, ...],
+                   resume: bool, log: Callable[[str], None]) -> list[Chunk]:
+    """The chunks without verified parts. A chunk whose parts fail verification (truncated,
+    corrupt, replaced by another chunk's, from another run) is named, deleted and played again."""
+    pending = []
+    for chunk in chunks:
+        problem = run_directory.chunk_problem(out_dir, run_hash, chunk.first_game, chunk.n_games, tables) \
+            if resume else "missing"
+        if problem is None:
+            continue
+        if problem != "missing":
+            log(f"chunk of games {chunk.first_game}..{chunk.first_game + chunk.n_games - 1}: {problem}; "
+                "deleting its parts and playing it again")
+        run_directory.delete_chunk(out_dir, chunk.first_game, tables)
+        pending.append(chunk)
+    return pending
+
+
 def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int,
                            chunks: list[Chunk], out_dir: Path, jobs: int, total_games: int,
-                           progress: bool) -> None:
+                           progress: bool, run_hash: str = "",
+                           log: Callable[[str], None] = log_to_stderr) -> None:
     """Run the chunks in joblib workers, advancing the progress bar as each one finishes (in
-    any order: the merge restores game order)."""
+    any order: the merge restores game order). A worker process that dies (killed, out of
+    memory) takes its chunk with it: the chunks without a verified entry are played again in
+    fresh workers, up to MAX_WORKER_DEATHS times."""
     already_done = total_games - sum(chunk.n_games for chunk in chunks)
+    tables = tuple(engine.tables)
     with games_progress(total_games, already_done, enabled=progress) as advance:
-        if not chunks:
-            return
-        n_jobs = min(jobs, len(chunks)) if jobs > 0 else jobs
-        tasks = (delayed(play_chunk_to_parts)(engine, setup, cells[chunk.cell], seed, chunk, out_dir)
-                 for chunk in chunks)
-        for done in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks):
-            advance(done.n_games)
+        remaining = list(chunks)
+        for deaths in range(MAX_WORKER_DEATHS + 1):
+            if not remaining:
+                return
+            n_jobs = min(jobs, len(remaining)) if jobs > 0 else jobs
+            tasks = (delayed(play_chunk_to_parts)(engine, setup, cells[chunk.cell], seed, chunk, out_dir,
+                                                  run_hash, os.getpid())
+                     for chunk in remaining)
+            finished: set[int] = set()
+            try:
+                for done in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks):
+                    finished.add(done.first_game)
+                    advance(done.n_games)
+                return
+            except TerminatedWorkerError as error:
+                unreported = [chunk for chunk in remaining if chunk.first_game not in finished]
+                remaining = [chunk for chunk in unreported if run_directory.chunk_problem(
+                    out_dir, run_hash, chunk.first_game, chunk.n_games, tables) is not None]
+                advance(sum(chunk.n_games for chunk in unreported if chunk not in remaining))
+                if deaths == MAX_WORKER_DEATHS:
+                    raise RuntimeError(f"worker processes died {deaths + 1} times; every finished chunk is "
+                                       f"kept in {out_dir}: run the same command again to resume") from error
+                log(f"a worker process died ({first_line(error)}); playing its chunk again "
+                    f"({len(remaining)} chunks left)")
+
+
+def first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0][:200] if text else type(error).__name__
 
 
 def merge_tables(out_dir: Path, tables: tuple[str, ...], chunks: list[Chunk]) -> tuple[dict, dict]:

@@ -390,6 +390,7 @@ def build(f: HosFile, file: str):
     rules[R_MIX_ASSASSIN_COUNTRY] = float(f.rules.mix_assassin_and_country)
     description = {
         "source_file": file,
+        "game_data": f.model_dump(mode="json"),  # every validated value: the run's identity (run.yaml)
         "rules": {name: (f.betrayal_reshuffle if name == "betrayal_reshuffle"
                          else getattr(f.rules, name)) for name in RULE_NAMES},
         "region_ids": region_ids,

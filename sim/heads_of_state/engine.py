@@ -13,6 +13,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim import kernel_source_hash
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.heads_of_state import events as ev
 from sim.heads_of_state.bots import GREEDY, RANDOM, SEARCH, search_signature_tag
@@ -74,7 +75,13 @@ class HeadsOfStateEngine:
     # ------------------------------------------------------------------------------------------
     def load_setup(self, game_file: str | None = None, rule_overrides: dict | None = None) -> GameSetup:
         data, rules, description = load_data(game_file, rule_overrides)
-        return GameSetup(game=self.name, data=data, rules=rules, description=description)
+        return GameSetup(game=self.name, data=data, rules=rules, description=description,
+                         resolved={"game_data": description["game_data"], "rules": description["rules"]},
+                         source=description["source_file"])
+
+    @property
+    def kernel_sources_hash(self) -> str:
+        return kernel_source_hash("heads_of_state")
 
     def resolve_bot(self, name: str) -> BotSeat:
         return strategies.resolve_bot(name)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim import kernel_source_hash
 from sim.core.engine import BotSeat, ConfigError, GameSetup, seed_as_int64
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import results as R
@@ -35,11 +36,18 @@ class LouisXIVEngine:
         model = load_game_file(game_file)
         rules = rule_vector(model, rule_overrides)
         self.player_counts = tuple(range(model.players.min, model.players.max + 1))
+        switches = {switch.name: bool(rules[i]) for i, switch in enumerate(SWITCHES)}
+        source = str(game_file or DEFAULT_GAME_FILE)
         return GameSetup(
             game=self.name, data=to_kernel_data(model), rules=rules,
-            description={"game_file": str(game_file or DEFAULT_GAME_FILE),
-                         "rules": {switch.name: bool(rules[i]) for i, switch in enumerate(SWITCHES)}},
+            description={"game_file": source, "rules": switches},
+            resolved={"game_data": model.model_dump(mode="json", exclude={"rules"}), "rules": switches},
+            source=source,
         )
+
+    @property
+    def kernel_sources_hash(self) -> str:
+        return kernel_source_hash("louis_xiv")
 
     def resolve_bot(self, name: str) -> BotSeat:
         return bots_module.resolve_bot(name)

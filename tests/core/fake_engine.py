@@ -51,7 +51,8 @@ class FakeEngine:
     def resolve_bot(self, name: str) -> BotSeat:
         if name not in BOT_FAMILIES:
             raise ConfigError(f"unknown bot {name!r}; known bots: {', '.join(BOT_FAMILIES)}")
-        return BotSeat(name=name, family=BOT_FAMILIES[name], params=np.array([0.5, float(len(name))]))
+        return BotSeat(name=name, family=BOT_FAMILIES[name], params=np.array([0.5, float(len(name))]),
+                       family_name=name, parameter_names=("aggression", "name_length"))
 
     def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
         games = range(first_game, first_game + n_games)

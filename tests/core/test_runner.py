@@ -63,7 +63,8 @@ def test_run_yaml_records_configuration_and_timings(tmp_path, run):
     assert config["game"] == "fake"
     assert (config["players"], config["seed"], config["n_games"], config["chunk_size"]) == (3, 7, 45, 10)
     assert config["tables"] == list(TABLES)
-    assert config["bots"][1] == {"seat": 1, "name": "random", "family": 0, "params": [0.5, 6.0]}
+    assert config["bots"][1] == {"seat": 1, "name": "random", "family": "random",
+                                 "parameters": {"aggression": 0.5, "name_length": 6.0}}
     assert config["setup"] == {"source": "builtin", "rules": {"bonus": 1.0, "rounds": 3.0}}
     assert config["courtsim_version"]
     assert manifest["rows"]["games"] == 45
@@ -130,22 +131,25 @@ def test_overwrite_replaces_a_different_run(tmp_path, run):
     assert yaml.safe_load((tmp_path / "run" / "run.yaml").read_text())["config"]["seed"] == 2
 
 
-def test_refuses_simulation_files_without_run_yaml(tmp_path, run):
+def test_refuses_a_directory_of_other_files_without_run_yaml(tmp_path, run):
     out_dir = tmp_path / "run"
     out_dir.mkdir()
     (out_dir / "games.parquet").write_bytes(b"not ours")
-    (out_dir / "notes.txt").write_text("unrelated files are fine")
-    with pytest.raises(ConfigError, match="without a run.yaml"):
-        run(out_dir)
+    (out_dir / "notes.txt").write_text("a user's file")
+    for overwrite in (False, True):
+        with pytest.raises(ConfigError, match="not a courtsim run"):
+            run(out_dir, overwrite=overwrite)
+    assert (out_dir / "games.parquet").read_bytes() == b"not ours"
 
 
-def test_unrelated_files_are_left_alone(tmp_path, run):
+def test_files_added_to_a_run_directory_are_left_alone(tmp_path, run):
     out_dir = tmp_path / "run"
-    out_dir.mkdir()
-    (out_dir / "notes.txt").write_text("keep me")
     run(out_dir)
+    (out_dir / "notes.txt").write_text("keep me")
+    (out_dir / "report.html").write_text("keep me too")
     run(out_dir, seed=99, overwrite=True)
     assert (out_dir / "notes.txt").read_text() == "keep me"
+    assert (out_dir / "report.html").read_text() == "keep me too"
 
 
 def test_unwritable_output_directory_fails_before_playing(tmp_path, run):
