@@ -6,6 +6,8 @@ import copy
 import numpy as np
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.core.engine import ConfigError
 from sim.louis_xiv import constants as C
@@ -226,3 +228,28 @@ def test_largest_hand_turn_options_fit_the_move_buffer():
     moves = np.zeros((MOVE_CAPACITY + 1000, MOVE_WIDTH), dtype=np.int64)   # room to count past it
     n_moves = list_turn_options(state, data, rules, 0, moves)
     assert 1500 < n_moves <= MOVE_CAPACITY
+
+
+# ---------------------------------------------------------------- any value: refused in one line, or playable data
+
+SCALAR_KEYS = [path for path in NUMERIC_KEYS if KEY not in path]
+
+
+@settings(max_examples=200, deadline=None)
+@given(path=st.sampled_from(SCALAR_KEYS), value=st.one_of(st.integers(-3, 80), st.integers(-2**70, 2**70)))
+def test_any_integer_anywhere_is_refused_in_one_line_or_becomes_kernel_data(path, value):
+    """Whatever integer a number of the file is set to, the loader either refuses it with one
+    line naming a key, or the model becomes kernel arrays and a game state without error."""
+    changed = with_value(SHIPPED, path, value)
+    original = data_module.load_yaml_file
+    data_module.load_yaml_file = lambda path, what: copy.deepcopy(changed)
+    try:
+        model = load_game_file()
+    except ConfigError as error:
+        assert "\n" not in str(error) and ": key '" in str(error)
+        return
+    finally:
+        data_module.load_yaml_file = original
+    data = to_kernel_data(model)
+    assert data.numbers.dtype == np.int64
+    S.new_state(data)
