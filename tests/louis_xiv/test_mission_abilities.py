@@ -8,14 +8,14 @@ import pytest
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.components import draw_influence_card, draw_intrigue_card
-from sim.louis_xiv.decisions import (CARD_SWAP, MOVE_CAPACITY, MOVE_CARD, MOVE_KIND, MOVE_WIDTH, SKIP,
-                                     new_option_buffer)
-from sim.louis_xiv.influence import apply_move, end_of_phase_placement, list_turn_options, return_cards_and_reshuffle
+from sim.louis_xiv.decisions import CARD_SWAP, MOVE_CARD, MOVE_KIND, SKIP, new_option_buffer
+from sim.louis_xiv.influence import apply_move, end_of_phase_placement, return_cards_and_reshuffle
 from sim.louis_xiv.missions import draw_from_chosen_deck, missions_phase, offer_token_swaps, play_mission_card
 from sim.louis_xiv.resources import resources_phase
 from sim.louis_xiv.state import INFLUENCE_POSITION, INTRIGUE_COUNT, ROUND
 
 from .rulebook import BLUE, GREEN, RED, YELLOW, supplies, tile
+from .test_influence import hold_only, turn_options
 
 ABILITY = {name: index for index, name in enumerate(C.ABILITY_NAMES)}
 
@@ -48,17 +48,6 @@ def resources_step(state, setup, bots):
     card = state.gold_sequence[state.game[ROUND] - 1]
     resources_phase(state, setup.data, setup.rules, families, params)
     return int(setup.data.gold_card_gold[card])
-
-
-def influence_hand_of(state, player, *cards):
-    state.influence_hand[player] = 0
-    for card in cards:
-        state.influence_hand[player, C.JOKER if card == "joker" else tile(card)] += 1
-
-
-def turn_options(state, setup, player):
-    moves = np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64)
-    return moves[:list_turn_options(state, setup.data, setup.rules, player, moves)]
 
 
 # ---------------------------------------------------------------- §4.1 step 2, each ability alone
@@ -169,7 +158,7 @@ def test_lb_skip_costs_gold_and_passes_the_turn(fresh_state, setup, greedy):
     families, params = greedy
     state = fresh_state(4)
     has_played(state, setup, YELLOW, "LB-SKIP")
-    influence_hand_of(state, YELLOW, 3, 7)
+    hold_only(state, YELLOW, 3, 7)
     skips = [move for move in turn_options(state, setup, YELLOW) if move[MOVE_KIND] == SKIP]
     assert len(skips) == 1
     apply_move(state, setup.data, YELLOW, skips[0], families[YELLOW], params[YELLOW])
@@ -181,13 +170,13 @@ def test_lb_skip_once_per_phase_per_card_and_only_with_two_gold(fresh_state, set
     families, params = greedy
     state = fresh_state(4)
     has_played(state, setup, YELLOW, "LB-SKIP")
-    influence_hand_of(state, YELLOW, 3, 7)
+    hold_only(state, YELLOW, 3, 7)
     skip = [move for move in turn_options(state, setup, YELLOW) if move[MOVE_KIND] == SKIP][0]
     apply_move(state, setup.data, YELLOW, skip, families[YELLOW], params[YELLOW])
     assert not any(move[MOVE_KIND] == SKIP for move in turn_options(state, setup, YELLOW))
     poor = fresh_state(4)
     has_played(poor, setup, YELLOW, "LB-SKIP")
-    influence_hand_of(poor, YELLOW, 3, 7)
+    hold_only(poor, YELLOW, 3, 7)
     poor.gold[YELLOW] = 1
     assert not any(move[MOVE_KIND] == SKIP for move in turn_options(poor, setup, YELLOW))
 
@@ -198,7 +187,7 @@ def test_b_cardswap_discards_a_card_without_effect_and_draws_the_top_card(fresh_
     families, params = greedy
     state = fresh_state(4)
     has_played(state, setup, YELLOW, "B-CARDSWAP")
-    influence_hand_of(state, YELLOW, 3, 7)
+    hold_only(state, YELLOW, 3, 7)
     swaps = [move for move in turn_options(state, setup, YELLOW) if move[MOVE_KIND] == CARD_SWAP]
     assert sorted(int(move[MOVE_CARD]) for move in swaps) == [tile(3), tile(7)]   # one per card kind held
     top = int(state.influence_deck[state.game[INFLUENCE_POSITION]])
