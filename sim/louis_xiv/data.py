@@ -60,8 +60,8 @@ POINTS = integer(0, MAX_POINTS)
 # A placement puts 1..4 markers: the kernels enumerate placement paths of at most 4 courtiers
 # (turn_options.add_placements, decisions.MOVE_WIDTH), a bot's gains table has a column per
 # count 0..4 (state.scratch_gains), and with every placement size at 4 the turn options of the
-# largest possible hand (12 courtier cards, a joker, DB-PLACE4, LB-SKIP) are 1,913 rows, within
-# the move buffer (decisions.MOVE_CAPACITY = 2048).
+# largest possible hand (12 courtier cards and a joker, DB-PLACE4, LB-SKIP, B-CARDSWAP, Q9 off)
+# are 1,913 rows, within the move buffer (decisions.MOVE_CAPACITY = 2048).
 PLACEMENT = integer(1, 4)
 # The rules file's game has exactly 4 rounds (§3): 4 of the 8 gold cards are revealed, and the
 # three-player compensation (§9) falls in round 4. A shorter variant is allowed; a longer one is
