@@ -7,10 +7,10 @@ collected in ``numbers`` with named indices (``numbers[START_GOLD]``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from sim.core.engine import ConfigError
 from sim.core.yaml_files import load_yaml_file
@@ -25,33 +25,81 @@ CostName = Literal["crown", "scepter", "helmet", "ring", "document", "any"]
 AbilityName = Literal[C.ABILITY_NAMES]  # type: ignore[valid-type]
 
 
+def integer(low: int, high: int):
+    """An integer of the game file in ``low..high`` (both included), the range named in the error.
+
+    It must be written as a YAML integer: ``true`` is refused (YAML booleans are Python ints),
+    and so are ``5.0`` and ``"5"``: a count on a printed component is a whole number, so a float
+    or a text in its place is a slip, not a value to round. A huge number (``1e19``) is refused
+    before it reaches an int64 array, where numba would compile for another integer type."""
+    expected = f"expected an integer {low}..{high}"
+
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(expected)
+        return value
+    return Annotated[int, BeforeValidator(check), Field(ge=low, le=high)]
+
+
+def problem(key: str, expected: str, found) -> ValueError:
+    """A whole-file consistency problem, worded like a field's: key, what was expected, found."""
+    return ValueError(f"key '{key}': expected {expected} (found {found!r})")
+
+
+# Ranges. Where the rules file fixes no upper bound, it is generous (several times the printed
+# game), so that a variant may raise a number while a slip such as 1e19 is still caught.
+MAX_MARKERS = 64        # §1: 64 markers in the box; one player (or the imaginary one) has at most all
+MAX_GOLD = 1000         # any amount of gold: the printed bank holds 72 (§1), costs are 2..4
+MAX_CARDS = 64          # cards drawn by one gift, or of one kind; the game has 90 cards in all
+MAX_POINTS = 100        # victory points per coat or mission (printed: 1 and 5)
+COURTIER_NUMBER = integer(1, C.N_COURTIERS)   # courtiers are numbered 1..12 (§1.1)
+COUNT = integer(0, MAX_MARKERS)               # markers moved or needed
+AMOUNT = integer(0, MAX_GOLD)                 # gold paid or received
+CARDS = integer(0, MAX_CARDS)
+POINTS = integer(0, MAX_POINTS)
+# A placement puts 1..4 markers: the kernels enumerate placement paths of at most 4 courtiers
+# (turn_options.add_placements, decisions.MOVE_WIDTH), a bot's gains table has a column per
+# count 0..4 (state.scratch_gains), and with every placement size at 4 the turn options of the
+# largest possible hand (12 courtier cards and a joker, DB-PLACE4, LB-SKIP, B-CARDSWAP, Q9 off)
+# are 1,913 rows, within the move buffer (decisions.MOVE_CAPACITY = 2048).
+PLACEMENT = integer(1, 4)
+# The rules file's game has exactly 4 rounds (§3): 4 of the 8 gold cards are revealed, and the
+# three-player compensation (§9) falls in round 4. A shorter variant is allowed; a longer one is
+# not, since the gold cards and §9 are the printed game's (the seats table has score columns for
+# results.MAX_ROUNDS = 8 rounds; a test checks that this bound stays within them).
+MAX_ROUNDS_OF_THE_RULES = 4
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class Side(Strict):
+    """One side of a courtier tile (§1.2): a bribe cost (gold), a threshold (markers, checked by
+    the game file: at least 1), or no value (first place: 0)."""
     mode: Literal["gold", "first", "threshold"]
-    value: int = Field(ge=0, le=16)
+    value: AMOUNT
 
 
 class PlaceOn(Strict):
-    courtier: int = Field(ge=1, le=12)
-    count: int = Field(ge=1, le=16)
+    courtier: COURTIER_NUMBER
+    count: integer(1, MAX_MARKERS)
 
 
 class Gift(Strict):
+    """A courtier's gift (§5) as data; every part may be absent (0)."""
     token: TokenName | None = None
-    coats: int = Field(0, ge=0, le=10)
-    gold: int = Field(0, ge=0, le=72)
-    influence_cards: int = Field(0, ge=0, le=5)
-    intrigue_cards: int = Field(0, ge=0, le=5)
-    place_any: int = Field(0, ge=0, le=4)
+    coats: integer(0, MAX_CARDS) = 0
+    gold: AMOUNT = 0
+    influence_cards: CARDS = 0
+    intrigue_cards: CARDS = 0
+    place_any: COUNT = 0
     place_on: PlaceOn | None = None
-    retrieve: int = Field(0, ge=0, le=16)
+    retrieve: COUNT = 0
 
 
 class Courtier(Strict):
-    number: int = Field(ge=1, le=12)
+    number: COURTIER_NUMBER
     name: str
     side_a: Side
     side_b: Side
@@ -60,12 +108,12 @@ class Courtier(Strict):
 
 class TokenKind(Strict):
     name: TokenName
-    count: int = Field(ge=0, le=100)
+    count: integer(0, 100)   # a pile (§1.4: 10 crowns, 6 of each other kind)
 
 
 class GoldCard(Strict):
-    courtier: int = Field(ge=1, le=12)
-    gold: int = Field(ge=0, le=72)
+    courtier: COURTIER_NUMBER
+    gold: AMOUNT
 
 
 class Mission(Strict):
@@ -80,102 +128,160 @@ class Missions(Strict):
 
 
 class PlayerRange(Strict):
-    min: int = Field(ge=2, le=4)
-    max: int = Field(ge=2, le=4)
+    # 2..4 players (§3): the state has a row per seat for C.MAX_PLAYERS = 4 seats
+    min: integer(2, C.MAX_PLAYERS)
+    max: integer(2, C.MAX_PLAYERS)
 
 
 class StartMissions(Strict):
-    light: int = Field(ge=0, le=4)
-    blue: int = Field(ge=0, le=4)
+    light: CARDS
+    blue: CARDS
 
 
 class ImaginaryPlayer(Strict):
-    markers: int = Field(ge=0, le=16)
-    on_louis: int = Field(ge=0, le=16)
-    cards_revealed: int = Field(ge=0, le=10)
-    per_card: int = Field(ge=0, le=16)
+    markers: COUNT
+    on_louis: COUNT
+    cards_revealed: integer(0, C.N_COURTIERS * 4)   # at most every courtier card of a deck of 4 each
+    per_card: COUNT
 
 
 class LouisXIVFile(Strict):
     game: Literal["louis-xiv"]
     players: PlayerRange
-    rounds: int = Field(ge=1, le=10)
+    rounds: integer(1, MAX_ROUNDS_OF_THE_RULES)
     tokens: list[TokenKind] = Field(min_length=5, max_length=5)
-    coat_kinds: int = Field(ge=1, le=20)
-    coats_per_kind: int = Field(ge=0, le=100)
-    bank_gold: int = Field(ge=0, le=1000)
+    coat_kinds: integer(1, 20)            # §1.1: 6 kinds
+    coats_per_kind: integer(0, 100)       # §1.1: 10 of each
+    bank_gold: AMOUNT
     courtiers: list[Courtier] = Field(min_length=12, max_length=12)
-    adjacency: dict[int, list[int]]
-    louis_courtiers: list[int] = Field(min_length=1)
+    adjacency: dict[COURTIER_NUMBER, list[COURTIER_NUMBER]]
+    louis_courtiers: list[COURTIER_NUMBER] = Field(min_length=1)
     gold_cards: list[GoldCard] = Field(min_length=1)
-    gold_cards_used: int = Field(ge=1)
-    influence_cards_per_courtier: int = Field(ge=0, le=4)
-    jokers: int = Field(ge=0, le=12)
-    intrigue_cards_per_courtier: int = Field(ge=0, le=3)
-    influence_hand: int = Field(ge=1, le=10)
-    place_courtier_card: int = Field(ge=1, le=4)
-    place_joker: int = Field(ge=1, le=4)
-    place_four: int = Field(ge=1, le=4)
-    retrieve_courtier_card: int = Field(ge=0, le=16)
-    retrieve_joker: int = Field(ge=0, le=16)
-    retrieve_four: int = Field(ge=0, le=16)
-    markers_per_player: int = Field(ge=1, le=40)
-    start_gold: int = Field(ge=0, le=72)
+    gold_cards_used: integer(1, MAX_CARDS)
+    influence_cards_per_courtier: integer(0, 4)   # §1.1: 2 each
+    jokers: integer(0, 12)                        # §1.1: 6
+    intrigue_cards_per_courtier: integer(0, 3)    # §1.1: 1 each
+    influence_hand: integer(1, 10)                # §4.1 step 3: 5 (a hand needs a card to play)
+    place_courtier_card: PLACEMENT
+    place_joker: PLACEMENT
+    place_four: PLACEMENT
+    retrieve_courtier_card: COUNT
+    retrieve_joker: COUNT
+    retrieve_four: COUNT
+    markers_per_player: integer(1, MAX_MARKERS)   # §1: 16
+    start_gold: AMOUNT
     start_missions: StartMissions
-    general_supply_at_start: dict[int, list[int]]
+    general_supply_at_start: dict[integer(2, C.MAX_PLAYERS), list[COUNT]]
     imaginary_player: ImaginaryPlayer
-    tokens_kept_after_missions: int = Field(ge=0, le=34)
-    gold_per_coat_at_end: int = Field(ge=1, le=72)
-    points_per_coat: int = Field(ge=0, le=100)
-    points_per_mission: int = Field(ge=0, le=100)
-    lb_skip_cost: int = Field(ge=0, le=72)
-    lb_tokenswap_cost: int = Field(ge=0, le=72)
-    bribe_discount: int = Field(ge=0, le=72)
+    tokens_kept_after_missions: integer(0, 100)   # §4.5 step 5: 1
+    gold_per_coat_at_end: integer(1, MAX_GOLD)    # §7: 3 (a divisor: at least 1)
+    points_per_coat: POINTS
+    points_per_mission: POINTS
+    lb_skip_cost: AMOUNT
+    lb_tokenswap_cost: AMOUNT
+    bribe_discount: AMOUNT
     rules: dict[str, bool] = Field(default_factory=dict)
+    missions: Missions
 
     @model_validator(mode="after")
     def check_consistency(self):
+        """What single keys cannot say: names, orders and totals that must fit together."""
+        self.check_components()
+        self.check_board()
+        self.check_gold_cards()
+        self.check_totals()
+        for name in self.rules:
+            if name not in SWITCH_INDEX:
+                raise problem(f"rules.{name}", f"a rule switch, one of {sorted(SWITCH_INDEX)}", name)
+        return self
+
+    def check_components(self):
         tokens = [token.name for token in self.tokens]
         if tokens != list(C.TOKEN_NAMES):
-            raise ValueError(f"tokens: expected the kinds {list(C.TOKEN_NAMES)} in that order, found {tokens}")
+            raise problem("tokens", f"the kinds {list(C.TOKEN_NAMES)} in that order", tokens)
         numbers = [courtier.number for courtier in self.courtiers]
         if numbers != list(range(1, 13)):
-            raise ValueError(f"courtiers: expected numbers 1..12 in order, found {numbers}")
+            raise problem("courtiers", "numbers 1..12 in order", numbers)
+        for index, courtier in enumerate(self.courtiers):
+            for side_name in ("side_a", "side_b"):
+                side = getattr(courtier, side_name)
+                key = f"courtiers.{index}.{side_name}.value"
+                if side.mode == "first" and side.value != 0:
+                    raise problem(key, "0 on a first-place side (it has no bribe cost nor threshold)", side.value)
+                if side.mode == "threshold" and not 1 <= side.value <= self.markers_per_player:
+                    raise problem(key, f"a threshold 1..{self.markers_per_player} (markers_per_player)", side.value)
+            place_on = courtier.gift.place_on
+            if place_on is not None and place_on.count > self.markers_per_player:
+                raise problem(f"courtiers.{index}.gift.place_on.count",
+                              f"at most markers_per_player = {self.markers_per_player}", place_on.count)
+
+    def check_board(self):
         if sorted(self.adjacency) != list(range(1, 13)):
-            raise ValueError(f"adjacency: expected keys 1..12, found {sorted(self.adjacency)}")
+            raise problem("adjacency", "keys 1..12", sorted(self.adjacency))
         for tile, neighbours in self.adjacency.items():
-            for neighbour in neighbours:
-                if neighbour not in self.adjacency or neighbour == tile:
-                    raise ValueError(f"adjacency.{tile}: expected courtier numbers 1..12 other than {tile}, found {neighbour}")
-                if tile not in self.adjacency[neighbour]:
-                    raise ValueError(f"adjacency.{tile}: {neighbour} is listed but adjacency.{neighbour} does not list {tile} (must be symmetric)")
             if len(neighbours) > 4 or len(set(neighbours)) != len(neighbours):
-                raise ValueError(f"adjacency.{tile}: expected at most 4 distinct neighbours, found {neighbours}")
-        for card in self.gold_cards:
+                # the kernels keep 4 neighbours per courtier (LouisData.adjacency)
+                raise problem(f"adjacency.{tile}", "at most 4 distinct neighbours", neighbours)
+            for neighbour in neighbours:
+                if neighbour == tile:
+                    raise problem(f"adjacency.{tile}", f"courtier numbers other than {tile}", neighbours)
+                if tile not in self.adjacency[neighbour]:
+                    raise problem(f"adjacency.{neighbour}", f"{tile} listed (adjacency.{tile} lists {neighbour}: "
+                                  "it must be symmetric)", self.adjacency[neighbour])
+        if len(set(self.louis_courtiers)) != len(self.louis_courtiers):
+            raise problem("louis_courtiers", "distinct courtier numbers", self.louis_courtiers)
+        for index, number in enumerate(self.louis_courtiers):
+            courtier = self.courtiers[number - 1]
+            if "threshold" in (courtier.side_a.mode, courtier.side_b.mode):
+                # §4.3.4: Louis XIV's rule is for gold and first-place sides only
+                raise problem(f"louis_courtiers.{index}", "a courtier without a threshold side (§4.3.4)", number)
+
+    def check_gold_cards(self):
+        for index, card in enumerate(self.gold_cards):
             if card.courtier not in self.louis_courtiers:
-                raise ValueError(f"gold_cards: courtier {card.courtier} is not in louis_courtiers {self.louis_courtiers}")
+                raise problem(f"gold_cards.{index}.courtier", f"one of louis_courtiers {self.louis_courtiers}",
+                              card.courtier)
         if self.gold_cards_used > len(self.gold_cards):
-            raise ValueError(f"gold_cards_used: expected at most {len(self.gold_cards)} (the number of gold cards), found {self.gold_cards_used}")
+            raise problem("gold_cards_used", f"at most {len(self.gold_cards)} (the number of gold cards)",
+                          self.gold_cards_used)
         if self.gold_cards_used < self.rounds:
-            raise ValueError(f"gold_cards_used: expected at least rounds={self.rounds}, found {self.gold_cards_used}")
-        if self.players.min > self.players.max:
-            raise ValueError(f"players: min {self.players.min} is above max {self.players.max}")
-        for n in range(self.players.min, self.players.max + 1):
+            raise problem("gold_cards_used", f"at least rounds = {self.rounds} (one gold card a round)",
+                          self.gold_cards_used)
+
+    def check_totals(self):
+        """Enough components for the largest game the file allows (players.max)."""
+        players = self.players
+        if players.min > players.max:
+            raise problem("players.min", f"at most players.max = {players.max}", players.min)
+        influence_cards = C.N_COURTIERS * self.influence_cards_per_courtier + self.jokers
+        if influence_cards < self.influence_hand * players.max:
+            raise problem("influence_hand", f"at most {influence_cards // players.max}: the {influence_cards} "
+                          f"influence cards must fill the hands of {players.max} players", self.influence_hand)
+        for colour in ("light", "blue"):
+            deck = len(getattr(self.missions, colour))
+            start = getattr(self.start_missions, colour)
+            if start * players.max > deck:
+                raise problem(f"start_missions.{colour}", f"at most {deck // players.max}: the {deck} {colour} "
+                              f"missions must deal every one of {players.max} players", start)
+        # the state keeps every mission card in arrays of state.MAX_MISSIONS columns (imported
+        # here: state.py imports this module)
+        from sim.louis_xiv.state import MAX_MISSIONS
+        n_missions = len(self.missions.light) + len(self.missions.blue) + len(self.missions.dark)
+        if n_missions > MAX_MISSIONS:
+            raise problem("missions", f"at most {MAX_MISSIONS} mission cards in all", n_missions)
+        for n in range(players.min, players.max + 1):
             seats = self.general_supply_at_start.get(n)
             if seats is None or len(seats) != n:
-                raise ValueError(f"general_supply_at_start.{n}: expected a list of {n} numbers, found {seats}")
-            if any(not 0 <= count <= self.markers_per_player for count in seats):
-                raise ValueError(f"general_supply_at_start.{n}: expected numbers 0..{self.markers_per_player}, found {seats}")
+                raise problem(f"general_supply_at_start.{n}", f"a list of {n} numbers", seats)
+            for count in seats:
+                if count > self.markers_per_player:
+                    raise problem(f"general_supply_at_start.{n}",
+                                  f"numbers 0..{self.markers_per_player} (markers_per_player)", seats)
         imaginary = self.imaginary_player
         needed = imaginary.on_louis + imaginary.cards_revealed * imaginary.per_card
         if needed > imaginary.markers:
-            raise ValueError(f"imaginary_player.markers: expected at least on_louis + cards_revealed x per_card = {needed}, found {imaginary.markers}")
-        for name in self.rules:
-            if name not in SWITCH_INDEX:
-                raise ValueError(f"rules.{name}: unknown rule switch; expected one of {sorted(SWITCH_INDEX)}")
-        return self
-
-    missions: Missions
+            raise problem("imaginary_player.markers",
+                          f"at least on_louis + cards_revealed x per_card = {needed}", imaginary.markers)
 
 
 # Scalars the kernels read, in ``LouisData.numbers``
@@ -233,7 +339,8 @@ def _format_validation_error(path: Path, error: ValidationError) -> str:
     message = first["msg"].removeprefix("Value error, ")
     if not first["loc"]:  # a whole-file consistency check: its message names the key
         return f"{path}: {message}"
-    key = ".".join(str(part) for part in first["loc"])
+    # a mapping's key that fails is located as (..., key, "[key]"): named as the key itself
+    key = ".".join(str(part) for part in first["loc"] if part != "[key]")
     found = first.get("input")
     found_text = repr(found) if not isinstance(found, dict) else "a mapping"
     if first["type"] == "missing":
