@@ -4,7 +4,9 @@
 This module is the one place where YAML names become the integer constants of
 ``sim.heads_of_state.state`` (ranks, countries, attributes, betrayal card types) and where
 malformed data is rejected with a one-line :class:`sim.core.engine.ConfigError`
-("<file>: <key>: expected ..., found ...").
+("<file>: key '<a.b>': expected ... (found ...)"; "--rule <a.b>: ..." when a ``--rule`` override
+set the value). Every number has a range (the ``whole_number`` types below); totals that tie
+several keys together (deck sizes, the option-1b minimum, ...) are checked in ``build``.
 """
 from __future__ import annotations
 
