@@ -99,7 +99,8 @@ def validation_error_line(path: Path | str, error: ValidationError) -> str:
     message = first["msg"].removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
         message = "not a known key"
-    key = ".".join(str(part) for part in first["loc"])
+    # a mapping's key that fails is located as (..., key, "[key]"): named as the key itself
+    key = ".".join(str(part) for part in first["loc"] if part != "[key]")
     if not key:
         return f"{path}: {message}"
     if first["type"] == "missing":

@@ -5,7 +5,7 @@ This module is the one place where YAML names become the integer constants of
 ``sim.heads_of_state.state`` (ranks, countries, attributes, betrayal card types) and where
 malformed data is rejected with a one-line :class:`sim.core.engine.ConfigError`
 ("<file>: key '<a.b>': expected ... (found ...)"; "--rule <a.b>: ..." when a ``--rule`` override
-set the value). Every number has a range (the ``whole_number`` types below); totals that tie
+set the value). Every number has a range (the ``integer_in`` types below); totals that tie
 several keys together (deck sizes, the option-1b minimum, ...) are checked in ``build``.
 """
 from __future__ import annotations
@@ -65,42 +65,42 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def check_whole_number(value, low: int, high: int):
+def check_integer_in(value, low: int, high: int):
     """``value`` if it is an integer from ``low`` to ``high``; a boolean, a float (``1e19``) or text
     is refused like an out-of-range count, with the range in the message. The bounds keep every
     number one the rules make sensible and the kernels' int64 arrays can hold (a number beyond
     int64 would make numba compile a new integer type for minutes)."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"expected a whole number from {low} to {high}")
+        raise ValueError(f"expected an integer {low}..{high}")
     return value
 
 
-def whole_number(low: int, high: int):
-    """The pydantic type of a game-file number from ``low`` to ``high`` (check_whole_number)."""
-    return Annotated[int, PlainValidator(lambda value: check_whole_number(value, low, high))]
+def integer_in(low: int, high: int):
+    """The pydantic type of a game-file number from ``low`` to ``high`` (check_integer_in)."""
+    return Annotated[int, PlainValidator(lambda value: check_integer_in(value, low, high))]
 
 
 # Bounds of the game file's numbers (rules file section; default value in brackets). Upper bounds
 # are generous multiples of the printed game, small enough that a game stays far inside the turn
 # safety net (kernel.MAX_TURNS: a turn takes >= 1 character card, so turns <= 3 x deck size).
-TILES_PER_RANK = whole_number(1, 32)        # §1.2: a player's tiles of one rank [6/4]; 32 tiles in all
-NOBLE_CARDS_PER_RANK = whole_number(1, 100)  # §1.2 [10]: a raise takes a noble card while any is left
-POINTS = whole_number(0, 100)               # §6 majority / token points [4..16]: scores, never negative
-CHARACTER_COUNT = whole_number(0, 40)       # §1.3 cards of one type [10-12]; 9 x 40 x 3 rounds << MAX_TURNS
-MARKS_PER_TYPE = whole_number(0, 10)        # §1.3 H9 cards of one type per player-count mark [1]
-BETRAYAL_COUNT = whole_number(0, 60)        # §1.5 H10 betrayal cards of one kind [19 / 1]
-CUBES = whole_number(0, 10)                 # §4.4 step 3 bag cubes per side [3 / 1]
+TILES_PER_RANK = integer_in(1, 32)        # §1.2: a player's tiles of one rank [6/4]; 32 tiles in all
+NOBLE_CARDS_PER_RANK = integer_in(1, 100)  # §1.2 [10]: a raise takes a noble card while any is left
+POINTS = integer_in(0, 100)               # §6 majority / token points [4..16]: scores, never negative
+CHARACTER_COUNT = integer_in(0, 40)       # §1.3 cards of one type [10-12]; 9 x 40 x 3 rounds << MAX_TURNS
+MARKS_PER_TYPE = integer_in(0, 10)        # §1.3 H9 cards of one type per player-count mark [1]
+BETRAYAL_COUNT = integer_in(0, 60)        # §1.5 H10 betrayal cards of one kind [19 / 1]
+CUBES = integer_in(0, 10)                 # §4.4 step 3 bag cubes per side [3 / 1]
 HEXAGON_VALUE = (0, 20)                     # §2.2 H4 [2..8]; also bounded by the tie-break key (build)
-INFLUENCE = whole_number(0, 40)             # §6.3 base influence [2 / 4]
-COURTESANS_PER_NOBLE = whole_number(0, 1)   # §1.4 [1]: the kernels support at most one courtesan
-YEAR = whole_number(1, 9999)                # §5 round labels [1589, 1689, 1789]; names only
-DISPLAY_SIZE = whole_number(1, 12)          # §3 step 5 [6]: one take move per slot (events.MAX_MOVES)
-BETRAYAL_DISPLAY_SIZE = whole_number(1, 6)  # §3 step 6 [2]
-REVOLUTION_DECK_CARDS = whole_number(1, 40)  # §3 step 4 [10] (+ the revolution card)
-HAND_LIMIT = whole_number(1, 100)           # §4.5 / §5.2 hand limits [10/4, 6/2]: >= 1 card kept
-TAKES = whole_number(1, 10)                 # §4.2 cards taken by option 1a / 1b [3 / 1]
-FIRST_TURN_TAKES = whole_number(0, 10)      # §4.1 first-turn takes by seat [1..3]
-MIN_REGULAR_DECK = whole_number(1, 1000)    # §4.2 Q6 [6]; checked against display and deck in build
+INFLUENCE = integer_in(0, 40)             # §6.3 base influence [2 / 4]
+COURTESANS_PER_NOBLE = integer_in(0, 1)   # §1.4 [1]: the kernels support at most one courtesan
+YEAR = integer_in(1, 9999)                # §5 round labels [1589, 1689, 1789]; names only
+DISPLAY_SIZE = integer_in(1, 12)          # §3 step 5 [6]: one take move per slot (events.MAX_MOVES)
+BETRAYAL_DISPLAY_SIZE = integer_in(1, 6)  # §3 step 6 [2]
+REVOLUTION_DECK_CARDS = integer_in(1, 40)  # §3 step 4 [10] (+ the revolution card)
+HAND_LIMIT = integer_in(1, 100)           # §4.5 / §5.2 hand limits [10/4, 6/2]: >= 1 card kept
+TAKES = integer_in(1, 10)                 # §4.2 cards taken by option 1a / 1b [3 / 1]
+FIRST_TURN_TAKES = integer_in(0, 10)      # §4.1 first-turn takes by seat [1..3]
+MIN_REGULAR_DECK = integer_in(1, 1000)    # §4.2 Q6 [6]; checked against display and deck in build
 
 
 class Betrayal(_Model):
@@ -264,8 +264,8 @@ def check_deck_sizes(f: HosFile, file: str, deck_len):
     regular_after_setup = int(deck_len[2:].min()) - f.display_size - f.revolution_deck_cards
     if not f.display_size <= f.option1b_min_regular_deck <= regular_after_setup:
         _fail(file, "option1b_min_regular_deck",
-              f"a whole number from display_size = {f.display_size} to the smallest regular deck "
-              f"after setup ({regular_after_setup})", f.option1b_min_regular_deck)
+              f"an integer {f.display_size}..{regular_after_setup} (from display_size to the smallest "
+              "regular deck after setup)", f.option1b_min_regular_deck)
 
 
 def build(f: HosFile, file: str):
@@ -370,7 +370,7 @@ def build(f: HosFile, file: str):
         if rtype not in ("capital", "province"):
             _fail(file, key, "type capital or province", rtype)
         try:
-            check_whole_number(hexv, *HEXAGON_VALUE)
+            check_integer_in(hexv, *HEXAGON_VALUE)
         except ValueError as error:
             _fail(file, f"{key}.2", f"{str(error).removeprefix('expected ')} (the hexagon value)", hexv)
         region_country[r] = COUNTRY_NAMES.index(country)

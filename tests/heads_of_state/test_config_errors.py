@@ -84,6 +84,6 @@ def test_unknown_rule_alternatives_are_rejected():
 def test_unknown_key_and_bad_value_via_overrides():
     with pytest.raises(ConfigError, match="--rule foo: not a known key"):
         ENGINE.load_setup(rule_overrides={"foo": 1})
-    with pytest.raises(ConfigError, match=r"--rule display_size: expected a whole number from 1 to 12 \(found 0\)"):
+    with pytest.raises(ConfigError, match=r"--rule display_size: expected an integer 1\.\.12 \(found 0\)"):
         ENGINE.load_setup(rule_overrides={"display_size": 0})
     assert ENGINE.load_setup(rule_overrides={"assassin_bag.own_cubes": 1}).data.own_cubes == 1

@@ -2,6 +2,7 @@
 outside it is refused with ONE line ``<file>: key '<a.b>': <expected> (found <value>)``."""
 import copy
 import functools
+import re
 
 import pytest
 import yaml
@@ -73,33 +74,33 @@ def test_every_number_is_refused_outside_its_range(tmp_path, path, bad):
     assert key.startswith(named), message   # the key itself, or the table holding it
     assert f"(found {bad!r})" in message or f"(found [" in message, message
     if bad == 1e19:
-        assert "from " in message and " to " in message, message   # the range is named
+        assert re.search(r"expected an integer \d+\.\.\d+", message), message   # the range is named
 
 
 def test_negative_square_tokens_are_refused(tmp_path):
     message = error_line(write(tmp_path, lambda raw: raw["square_tokens"].__setitem__("GB", [-55, 2])))
-    assert "key 'square_tokens.GB.0': expected a whole number from 0 to 100 (found -55)" in message
+    assert "key 'square_tokens.GB.0': expected an integer 0..100 (found -55)" in message
 
 
 def test_zero_tiles_per_colour_are_refused(tmp_path):
     message = error_line(write(tmp_path, lambda raw: raw["tiles_per_colour"].__setitem__("duke", 0)))
-    assert "key 'tiles_per_colour.duke': expected a whole number from 1 to 32 (found 0)" in message
+    assert "key 'tiles_per_colour.duke': expected an integer 1..32 (found 0)" in message
 
 
 @pytest.mark.parametrize("limit", [0, -3])
 def test_hand_limits_below_one_are_refused(tmp_path, limit):
     message = error_line(write(tmp_path, lambda raw: raw["hand_limit_round_start"].__setitem__("betrayal", limit)))
-    assert f"key 'hand_limit_round_start.betrayal': expected a whole number from 1 to 100 (found {limit})" in message
+    assert f"key 'hand_limit_round_start.betrayal': expected an integer 1..100 (found {limit})" in message
 
 
 def test_negative_marks_per_type_are_refused(tmp_path):
     message = error_line(write(tmp_path, lambda raw: raw["marks_per_type"].__setitem__("4", -1)))
-    assert "key 'marks_per_type.4': expected a whole number from 0 to 10 (found -1)" in message
+    assert "key 'marks_per_type.4': expected an integer 0..10 (found -1)" in message
 
 
 def test_a_huge_character_count_is_refused(tmp_path):
     message = error_line(write(tmp_path, lambda raw: raw["character_counts"].__setitem__("GOLD", 200000)))
-    assert "key 'character_counts.GOLD': expected a whole number from 0 to 40 (found 200000)" in message
+    assert "key 'character_counts.GOLD': expected an integer 0..40 (found 200000)" in message
 
 
 @pytest.mark.parametrize("minimum", [0, 5, 58])
@@ -108,7 +109,7 @@ def test_option1b_minimum_between_the_display_and_the_regular_deck(tmp_path, min
     message = error_line(write(tmp_path, lambda raw: raw.__setitem__("option1b_min_regular_deck", minimum)))
     assert "key 'option1b_min_regular_deck'" in message and f"(found {minimum})" in message
     if minimum:
-        assert "from display_size = 6 to the smallest regular deck after setup (57)" in message
+        assert "expected an integer 6..57 (from display_size to the smallest regular deck after setup)" in message
 
 
 def test_a_deck_too_small_for_setup_names_the_player_count(tmp_path):
@@ -121,7 +122,12 @@ def test_a_deck_too_small_for_setup_names_the_player_count(tmp_path):
 
 def test_a_hexagon_value_that_is_a_boolean_is_refused(tmp_path):
     message = error_line(write(tmp_path, lambda raw: raw["regions"]["FR_P1"].__setitem__(2, True)))
-    assert "key 'regions.FR_P1.2': expected a whole number from 0 to 20 (the hexagon value) (found True)" in message
+    assert "key 'regions.FR_P1.2': expected an integer 0..20 (the hexagon value) (found True)" in message
+
+
+def test_a_bad_mapping_key_is_named_as_the_key(tmp_path):
+    message = error_line(write(tmp_path, lambda raw: raw["marks_per_type"].__setitem__("six", 1)))
+    assert "key 'marks_per_type.six'" in message, message
 
 
 def test_a_yaml_integer_is_still_a_count(tmp_path):
@@ -151,7 +157,7 @@ def test_a_bad_boolean_rule_value_names_the_command_line():
 
 def test_a_bad_number_from_the_command_line_names_the_command_line():
     message = error_line(rule_overrides={"hand_limit_turn_end.character": 0})
-    assert message == "--rule hand_limit_turn_end.character: expected a whole number from 1 to 100 (found 0)"
+    assert message == "--rule hand_limit_turn_end.character: expected an integer 1..100 (found 0)"
 
 
 def test_a_boolean_rule_in_the_file_must_be_true_or_false(tmp_path):
