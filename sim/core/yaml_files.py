@@ -81,22 +81,31 @@ def read_yaml_mapping(path: Path, what: str) -> dict:
     return raw
 
 
+def found_text(found) -> str:
+    """A found value as an error line shows it: a mapping named as such (never the file's content),
+    anything else its repr cut to ~80 characters."""
+    text = "a mapping" if isinstance(found, dict) else repr(found)
+    return text[:77] + "..." if len(text) > 80 else text
+
+
+def key_error_line(path: Path | str, key: str, expected: str, found) -> str:
+    """``<file>: key '<a.b>': <what was expected> (found <value>)``."""
+    return f"{path}: key '{key}': {expected} (found {found_text(found)})"
+
+
 def validation_error_line(path: Path | str, error: ValidationError) -> str:
     """``<file>: key '<a.b>': <what was expected> (found <value>)`` for the first problem."""
     first = error.errors()[0]
     message = first["msg"].removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
         message = "not a known key"
-    key = ".".join(str(part) for part in first["loc"])
+    # a mapping's key that fails is located as (..., key, "[key]"): named as the key itself
+    key = ".".join(str(part) for part in first["loc"] if part != "[key]")
     if not key:
         return f"{path}: {message}"
     if first["type"] == "missing":
         return f"{path}: key '{key}': required but missing"
-    found = first.get("input")
-    found_text = "a mapping" if isinstance(found, dict) else repr(found)
-    if len(found_text) > 80:
-        found_text = found_text[:77] + "..."
-    return f"{path}: key '{key}': {message} (found {found_text})"
+    return key_error_line(path, key, message, first.get("input"))
 
 
 def validate(model: type[BaseModel], raw: dict, path: Path | str) -> BaseModel:

@@ -4,7 +4,9 @@
 This module is the one place where YAML names become the integer constants of
 ``sim.heads_of_state.state`` (ranks, countries, attributes, betrayal card types) and where
 malformed data is rejected with a one-line :class:`sim.core.engine.ConfigError`
-("<file>: <key>: expected ..., found ...").
+("<file>: key '<a.b>': expected ... (found ...)"; "--rule <a.b>: ..." when a ``--rule`` override
+set the value). Every number has a range (the ``integer_in`` types below); totals that tie
+several keys together (deck sizes, the option-1b minimum, ...) are checked in ``build``.
 """
 from __future__ import annotations
 
@@ -12,13 +14,13 @@ import copy
 import math
 from collections import namedtuple
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, PlainValidator, StrictBool, ValidationError
 
 from sim.core.engine import ConfigError
-from sim.core.yaml_files import load_yaml_file
+from sim.core.yaml_files import found_text, key_error_line, load_yaml_file, validation_error_line
 from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_ATTRIBUTES,
                                       N_COUNTRIES, N_RANKS, RANK_NAMES)
 
@@ -32,10 +34,11 @@ R_BETRAYAL_RESHUFFLE = 3          # Q26: 0 when_deck_empties, 1 when_draw_needed
 R_OPTION2_REFILL = 4              # Q8: 0 interleaved, 1 deferred
 R_OPTION2_TAKE_ORDER = 5          # Q7: 0 betrayal_first, 1 player_choice
 R_MIX_ASSASSIN_COUNTRY = 6        # Q9: 0 never mixed, 1 assassin + country card on a capital
-N_RULES = 7
+R_RANDOM_START_PLAYER = 7         # §3 step 11: 0 seat 0 starts, 1 a seeded random seat
+N_RULES = 8
 RULE_NAMES = ("first_turn_refresh", "courtesan_only_for_missing", "large_token_counts_noble_cards",
               "betrayal_reshuffle", "option2_refill", "option2_take_order",
-              "mix_assassin_and_country")
+              "mix_assassin_and_country", "random_start_player")
 RESHUFFLE_CHOICES = ("when_deck_empties", "when_draw_needed")
 TAKE_ORDER_CHOICES = ("betrayal_first", "player_choice")
 REFILL_CHOICES = ("interleaved", "deferred")
@@ -62,77 +65,108 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def check_integer_in(value, low: int, high: int):
+    """``value`` if it is an integer from ``low`` to ``high``; a boolean, a float (``1e19``) or text
+    is refused like an out-of-range count, with the range in the message. The bounds keep every
+    number one the rules make sensible and the kernels' int64 arrays can hold (a number beyond
+    int64 would make numba compile a new integer type for minutes)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"expected an integer {low}..{high}")
+    return value
+
+
+def integer_in(low: int, high: int):
+    """The pydantic type of a game-file number from ``low`` to ``high`` (check_integer_in)."""
+    return Annotated[int, PlainValidator(lambda value: check_integer_in(value, low, high))]
+
+
+# Bounds of the game file's numbers (rules file section; default value in brackets). Upper bounds
+# are generous multiples of the printed game, small enough that a game stays far inside the turn
+# safety net (kernel.MAX_TURNS: a turn takes >= 1 character card, so turns <= 3 x deck size).
+TILES_PER_RANK = integer_in(1, 32)        # §1.2: a player's tiles of one rank [6/4]; 32 tiles in all
+NOBLE_CARDS_PER_RANK = integer_in(1, 100)  # §1.2 [10]: a raise takes a noble card while any is left
+POINTS = integer_in(0, 100)               # §6 majority / token points [4..16]: scores, never negative
+CHARACTER_COUNT = integer_in(0, 40)       # §1.3 cards of one type [10-12]; 9 x 40 x 3 rounds << MAX_TURNS
+MARKS_PER_TYPE = integer_in(0, 10)        # §1.3 H9 cards of one type per player-count mark [1]
+BETRAYAL_COUNT = integer_in(0, 60)        # §1.5 H10 betrayal cards of one kind [19 / 1]
+CUBES = integer_in(0, 10)                 # §4.4 step 3 bag cubes per side [3 / 1]
+HEXAGON_VALUE = (0, 20)                     # §2.2 H4 [2..8]; also bounded by the tie-break key (build)
+INFLUENCE = integer_in(0, 40)             # §6.3 base influence [2 / 4]
+COURTESANS_PER_NOBLE = integer_in(0, 1)   # §1.4 [1]: the kernels support at most one courtesan
+YEAR = integer_in(1, 9999)                # §5 round labels [1589, 1689, 1789]; names only
+DISPLAY_SIZE = integer_in(1, 12)          # §3 step 5 [6]: one take move per slot (events.MAX_MOVES)
+BETRAYAL_DISPLAY_SIZE = integer_in(1, 6)  # §3 step 6 [2]
+REVOLUTION_DECK_CARDS = integer_in(1, 40)  # §3 step 4 [10] (+ the revolution card)
+HAND_LIMIT = integer_in(1, 100)           # §4.5 / §5.2 hand limits [10/4, 6/2]: >= 1 card kept
+TAKES = integer_in(1, 10)                 # §4.2 cards taken by option 1a / 1b [3 / 1]
+FIRST_TURN_TAKES = integer_in(0, 10)      # §4.1 first-turn takes by seat [1..3]
+MIN_REGULAR_DECK = integer_in(1, 1000)    # §4.2 Q6 [6]; checked against display and deck in build
+
+
 class Betrayal(_Model):
-    assassin: int
-    single: dict[str, int]
+    assassin: BETRAYAL_COUNT
+    single: dict[str, BETRAYAL_COUNT]
     double: list[list[str]]
 
 
 class Bag(_Model):
-    own_cubes: int
-    target_cubes: int
+    own_cubes: CUBES
+    target_cubes: CUBES
 
 
 class Limits(_Model):
-    character: int
-    betrayal: int
+    character: HAND_LIMIT
+    betrayal: HAND_LIMIT
 
 
 class Rules(_Model):
-    first_turn_refresh: bool = False
-    courtesan_only_for_missing: bool = False
-    large_token_counts_noble_cards: bool = False
+    first_turn_refresh: StrictBool = False
+    courtesan_only_for_missing: StrictBool = False
+    large_token_counts_noble_cards: StrictBool = False
     option2_refill: str = "interleaved"
     option2_take_order: str = "betrayal_first"
-    mix_assassin_and_country: bool = False
+    mix_assassin_and_country: StrictBool = False
+    random_start_player: StrictBool = False
 
 
 class HosFile(_Model):
     ranks: list[str]
     countries: list[str]
-    tiles_per_colour: dict[str, int]
-    noble_cards_per_rank: int
-    majority_points: dict[str, int]
+    tiles_per_colour: dict[str, TILES_PER_RANK]
+    noble_cards_per_rank: NOBLE_CARDS_PER_RANK
+    majority_points: dict[str, POINTS]
     attributes: list[str]
     wild: str
-    character_counts: dict[str, int]
-    marks_per_type: dict[str, int]
-    removed_marks_by_players: dict[int, list[str]]
+    character_counts: dict[str, CHARACTER_COUNT]
+    marks_per_type: dict[int, MARKS_PER_TYPE]
+    removed_marks_by_players: dict[int, list[int]]
     recipes: dict[str, list[str]]
-    courtesan_max_per_noble: int
+    courtesan_max_per_noble: COURTESANS_PER_NOBLE
     courtesan_forbidden: list[str]
     betrayal: Betrayal
     assassin_bag: Bag
     regions: dict[str, list[Any]]
-    base_influence: dict[str, int]
+    base_influence: dict[str, INFLUENCE]
     gb_capital_box_ranks: list[str]
-    square_tokens: dict[str, list[int]]
-    round_tokens: dict[str, list[int]]
-    large_tokens: dict[str, list[int]]
-    rounds: list[int]
-    display_size: int
-    betrayal_display_size: int
-    revolution_deck_cards: int
+    square_tokens: dict[str, list[POINTS]]
+    round_tokens: dict[str, list[POINTS]]
+    large_tokens: dict[str, list[POINTS]]
+    rounds: list[YEAR]
+    display_size: DISPLAY_SIZE
+    betrayal_display_size: BETRAYAL_DISPLAY_SIZE
+    revolution_deck_cards: REVOLUTION_DECK_CARDS
     hand_limit_turn_end: Limits
     hand_limit_round_start: Limits
-    option1_take: int
-    option1b_take: int
-    option1b_min_regular_deck: int
+    option1_take: TAKES
+    option1b_take: TAKES
+    option1b_min_regular_deck: MIN_REGULAR_DECK
     betrayal_reshuffle: str
-    first_turn_takes: dict[int, list[int]]
+    first_turn_takes: dict[int, list[FIRST_TURN_TAKES]]
     rules: Rules = Rules()
-
-    @field_validator("noble_cards_per_rank", "display_size", "betrayal_display_size",
-                     "revolution_deck_cards", "option1_take", "option1b_take")
-    @classmethod
-    def _positive(cls, v):
-        if v < 1:
-            raise ValueError("a positive integer")
-        return v
 
 
 def _fail(file, key, expected, found):
-    raise ConfigError(f"{file}: {key}: expected {expected}, found {found!r}")
+    raise ConfigError(key_error_line(file, key, f"expected {expected}", found))
 
 
 def _set_dotted(raw: dict, key: str, value):
@@ -143,6 +177,33 @@ def _set_dotted(raw: dict, key: str, value):
     node[parts[-1]] = value
 
 
+def parse_bool(value, where: str) -> bool:
+    """A rule switch's true/false value given on the command line (``--rule NAME=VALUE``).
+    Kept as the one boolean parser of this package until sim.core.arguments.parse_bool (same
+    signature) is merged; then this function becomes an import of that one."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise ConfigError(f"{where}: expected true or false (found {found_text(value)})")
+
+
+SWITCH_CHOICES = {"betrayal_reshuffle": RESHUFFLE_CHOICES, "option2_refill": REFILL_CHOICES,
+                  "option2_take_order": TAKE_ORDER_CHOICES}
+
+
+def rule_switch_value(name: str, value):
+    """A ``--rule`` value for the rule switch ``name``, checked here so that a bad value names
+    ``--rule NAME`` (not the game file): a choice among its names, or true/false."""
+    where = f"--rule {name}"
+    choices = SWITCH_CHOICES.get(name)
+    if choices is None:
+        return parse_bool(value, where)
+    if value not in choices:
+        raise ConfigError(f"{where}: expected {' or '.join(choices)} (found {found_text(value)})")
+    return value
+
+
 def read_yaml(game_file=None, overrides=None) -> tuple[dict, str]:
     path = Path(game_file) if game_file else DEFAULT_FILE
     raw = load_yaml_file(path, "game")
@@ -150,32 +211,61 @@ def read_yaml(game_file=None, overrides=None) -> tuple[dict, str]:
         _fail(path, "(top level)", "a mapping", type(raw).__name__)
     raw = copy.deepcopy(raw)
     for key, value in (overrides or {}).items():
-        if key in RULE_NAMES and key != "betrayal_reshuffle":
-            key = "rules." + key
+        if key in RULE_NAMES:
+            value = rule_switch_value(key, value)
+            if key != "betrayal_reshuffle":
+                key = "rules." + key
         _set_dotted(raw, key, value)
     return raw, str(path)
+
+
+def blame_the_command_line(line: str, file: str, overrides) -> str:
+    """The error line ``<file>: key '<a.b>': ...`` naming ``--rule <a.b>`` instead of the game file
+    when a ``--rule`` override set that key (or a mapping holding it)."""
+    prefix = f"{file}: key '"
+    if not overrides or not line.startswith(prefix):
+        return line
+    key = line[len(prefix):].split("'", 1)[0]
+    for name in overrides:
+        if key in (name, "rules." + name) or key.startswith(name + "."):
+            shown = name if key == "rules." + name else key
+            return line.replace(f"{prefix}{key}'", f"--rule {shown}", 1)
+    return line
 
 
 def load_data(game_file=None, overrides=None):
     """Validate the YAML; return (HosData, rules vector, description dict)."""
     raw, file = read_yaml(game_file, overrides)
     try:
-        f = HosFile.model_validate(raw)
+        return build(HosFile.model_validate(raw), file)
     except ValidationError as error:
-        err = error.errors()[0]
-        key = ".".join(str(x) for x in err["loc"]) or "(top level)"
-        if err["type"] == "extra_forbidden":
-            expected = "a known key (this key is not part of the Heads of State data)"
-        else:
-            expected = err["msg"].removeprefix("Value error, ")
-        raise ConfigError(f"{file}: {key}: expected {expected}, found {err.get('input')!r}"[:400]) from None
-    return build(f, file)
+        line = validation_error_line(file, error)
+    except ConfigError as error:
+        line = str(error)
+    raise ConfigError(blame_the_command_line(line, file, overrides)) from None
 
 
 def _rank(file, key, name):
     if name not in RANK_NAMES:
         _fail(file, key, f"a rank in {list(RANK_NAMES)}", name)
     return RANK_NAMES.index(name)
+
+
+def check_deck_sizes(f: HosFile, file: str, deck_len):
+    """§3 steps 4-5 and §4.2 Q6 at every player count: setup deals the revolution deck and the
+    display from the character deck, and Option 1b (which reveals a whole new display from the
+    regular deck) needs at least ``display_size`` and at most the regular deck after setup."""
+    for n in range(2, MAX_PLAYERS + 1):
+        setup_cards = f.display_size + f.revolution_deck_cards
+        if deck_len[n] < setup_cards + 1:
+            _fail(file, f"removed_marks_by_players.{n}",
+                  f"a character deck of more than display_size + revolution_deck_cards = {setup_cards} cards",
+                  int(deck_len[n]))
+    regular_after_setup = int(deck_len[2:].min()) - f.display_size - f.revolution_deck_cards
+    if not f.display_size <= f.option1b_min_regular_deck <= regular_after_setup:
+        _fail(file, "option1b_min_regular_deck",
+              f"an integer {f.display_size}..{regular_after_setup} (from display_size to the smallest "
+              "regular deck after setup)", f.option1b_min_regular_deck)
 
 
 def build(f: HosFile, file: str):
@@ -198,8 +288,6 @@ def build(f: HosFile, file: str):
         if set(table) != set(RANK_NAMES):
             _fail(file, key, f"one value for each rank {list(RANK_NAMES)}", sorted(table))
         for name, value in table.items():
-            if value < 0:
-                _fail(file, f"{key}.{name}", "a non-negative integer", value)
             target[RANK_NAMES.index(name)] = value
     for name, value in f.majority_points.items():
         if value % 2:
@@ -207,7 +295,7 @@ def build(f: HosFile, file: str):
     # --- character deck per player count (§1.3, H8, H9) -------------------------------------------
     if set(f.character_counts) != set(char_names):
         _fail(file, "character_counts", f"one count for each of {char_names}", sorted(f.character_counts))
-    marks = {int(k): v for k, v in f.marks_per_type.items()}
+    marks = f.marks_per_type
     if set(f.removed_marks_by_players) != {2, 3, 4, 5}:
         _fail(file, "removed_marks_by_players", "keys 2, 3, 4, 5", sorted(f.removed_marks_by_players))
     max_cards = sum(f.character_counts.values())
@@ -216,9 +304,9 @@ def build(f: HosFile, file: str):
     for n, removed in f.removed_marks_by_players.items():
         removed_per_type = 0
         for mark in removed:
-            if int(mark) not in marks:
+            if mark not in marks:
                 _fail(file, f"removed_marks_by_players.{n}", f"marks among {sorted(marks)}", mark)
-            removed_per_type += marks[int(mark)]
+            removed_per_type += marks[mark]
         k = 0
         for t, name in enumerate(char_names):
             count = f.character_counts[name]
@@ -237,8 +325,6 @@ def build(f: HosFile, file: str):
             _fail(file, f"recipes.{name}", f"a non-empty list of distinct attributes from {f.attributes}", attrs)
         for a in attrs:
             recipe[RANK_NAMES.index(name), f.attributes.index(a)] = 1
-    if f.courtesan_max_per_noble not in (0, 1):
-        _fail(file, "courtesan_max_per_noble", "0 or 1", f.courtesan_max_per_noble)
     courtesan_ok = np.full(N_RANKS, f.courtesan_max_per_noble, i64)
     for name in f.courtesan_forbidden:
         courtesan_ok[_rank(file, "courtesan_forbidden", name)] = 0
@@ -258,12 +344,12 @@ def build(f: HosFile, file: str):
         btype_mask.append((1 << COUNTRY_NAMES.index(pair[0])) | (1 << COUNTRY_NAMES.index(pair[1])))
         counts.append(1)
         btype_names.append("/".join(pair))
-    if min(counts) < 0 or sum(counts) < 1:
-        _fail(file, "betrayal", "non-negative counts with at least one card", counts)
+    if sum(counts) < f.betrayal_display_size:   # §3 step 6 reveals the betrayal display from it
+        _fail(file, "betrayal", f"at least betrayal_display_size = {f.betrayal_display_size} cards",
+              sum(counts))
     bdeck_init = np.array([t for t, n in enumerate(counts) for _ in range(n)], i64)
-    if f.assassin_bag.own_cubes < 0 or f.assassin_bag.target_cubes < 0 or \
-            f.assassin_bag.own_cubes + f.assassin_bag.target_cubes < 1:
-        _fail(file, "assassin_bag", "non-negative cube counts, at least one cube", f.assassin_bag)
+    if f.assassin_bag.own_cubes + f.assassin_bag.target_cubes < 1:   # §4.4 step 3 draws one cube
+        _fail(file, "assassin_bag", "at least one cube in the bag", f.assassin_bag.model_dump())
     # --- map (§2) ------------------------------------------------------------------------------------
     region_ids = list(f.regions)
     nr = len(region_ids)
@@ -283,8 +369,10 @@ def build(f: HosFile, file: str):
             _fail(file, key, f"a country in {list(COUNTRY_NAMES)}", country)
         if rtype not in ("capital", "province"):
             _fail(file, key, "type capital or province", rtype)
-        if not isinstance(hexv, int) or not 0 <= hexv <= 20:
-            _fail(file, key, "an integer hexagon value 0..20", hexv)
+        try:
+            check_integer_in(hexv, *HEXAGON_VALUE)
+        except ValueError as error:
+            _fail(file, f"{key}.2", f"{str(error).removeprefix('expected ')} (the hexagon value)", hexv)
         region_country[r] = COUNTRY_NAMES.index(country)
         region_type[r] = 1 if rtype == "capital" else 0
         capitals[region_country[r]] += region_type[r]
@@ -336,7 +424,7 @@ def build(f: HosFile, file: str):
         if set(table) != set(COUNTRY_NAMES):
             _fail(file, key, f"one pair for each country {list(COUNTRY_NAMES)}", sorted(table))
         for c, pair in table.items():
-            if len(pair) != 2:
+            if len(pair) != 2 or pair[0] < pair[1]:
                 _fail(file, f"{key}.{c}", "[first/higher, second/lower]", pair)
             target[COUNTRY_NAMES.index(c)] = pair
     if len(f.rounds) != 3:
@@ -345,8 +433,8 @@ def build(f: HosFile, file: str):
     large_n = np.zeros(MAX_PLAYERS + 1, i64)
     for key in ("default", "two_players"):
         vals = f.large_tokens.get(key)
-        if vals is None or len(vals) > 3:
-            _fail(file, f"large_tokens.{key}", "a list of at most 3 values", vals)
+        if vals is None or len(vals) > 3 or vals != sorted(vals, reverse=True):
+            _fail(file, f"large_tokens.{key}", "a list of at most 3 values, highest first", vals)
     for n in range(2, MAX_PLAYERS + 1):
         vals = f.large_tokens["two_players" if n == 2 else "default"]
         large[n, :len(vals)] = vals
@@ -355,13 +443,10 @@ def build(f: HosFile, file: str):
     if set(f.first_turn_takes) != {2, 3, 4, 5}:
         _fail(file, "first_turn_takes", "keys 2, 3, 4, 5", sorted(f.first_turn_takes))
     for n, takes in f.first_turn_takes.items():
-        if len(takes) != n or min(takes) < 0:
-            _fail(file, f"first_turn_takes.{n}", f"{n} non-negative counts", takes)
+        if len(takes) != n:
+            _fail(file, f"first_turn_takes.{n}", f"{n} counts, one per seat", takes)
         first[n, :n] = takes
-    for n in range(2, MAX_PLAYERS + 1):
-        need = f.display_size + f.revolution_deck_cards + max(f.option1b_min_regular_deck, 0)
-        if deck_len[n] < need:
-            _fail(file, f"removed_marks_by_players.{n}", f"a deck of at least {need} cards", int(deck_len[n]))
+    check_deck_sizes(f, file, deck_len)
     if f.rules.option2_take_order not in TAKE_ORDER_CHOICES:
         _fail(file, "rules.option2_take_order", " or ".join(TAKE_ORDER_CHOICES), f.rules.option2_take_order)
     if f.betrayal_reshuffle not in RESHUFFLE_CHOICES:
@@ -388,6 +473,7 @@ def build(f: HosFile, file: str):
     rules[R_OPTION2_TAKE_ORDER] = float(TAKE_ORDER_CHOICES.index(f.rules.option2_take_order))
     rules[R_OPTION2_REFILL] = float(REFILL_CHOICES.index(f.rules.option2_refill))
     rules[R_MIX_ASSASSIN_COUNTRY] = float(f.rules.mix_assassin_and_country)
+    rules[R_RANDOM_START_PLAYER] = float(f.rules.random_start_player)
     description = {
         "source_file": file,
         "game_data": f.model_dump(mode="json"),  # every validated value: the run's identity (run.yaml)

@@ -2,14 +2,15 @@
 its own random streams (seed, game index, source), and fills the output blocks of ``cx``."""
 from numba import njit
 
-from sim.core.random_streams import seed_streams
+from sim.core.random_streams import ONE, draw_at, index_below, seed_streams, stream_key, unit_float
+from sim.heads_of_state.data import R_RANDOM_START_PLAYER
 from sim.heads_of_state.decks import build_character_decks, setup_betrayal_deck
 from sim.heads_of_state.events import EV_GAME_END, EV_GAME_START, EV_ROUND_START, EV_SCORE, trace
 from sim.heads_of_state.scoring import find_winners
-from sim.heads_of_state.state import (kernel, N_STATS, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, S_ACTIVE, S_GAME_INDEX,
-                                      S_GAME_OVER, S_GAME_ROW, S_N_PLAYERS, S_ROUND, clear_state,
-                                      new_state)
-from sim.heads_of_state.tables import (G_FIRST_WINNER, G_GAME_INDEX, G_N_PLAYERS, G_ROUND_END_STEP,
+from sim.heads_of_state.state import (kernel, N_STATS, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, RNG_START_PLAYER,
+                                      S_ACTIVE, S_GAME_INDEX, S_GAME_OVER, S_GAME_ROW, S_N_PLAYERS, S_ROUND,
+                                      S_START_SEAT, clear_state, new_state)
+from sim.heads_of_state.tables import (G_FIRST_START_SEAT, G_FIRST_WINNER, G_GAME_INDEX, G_N_PLAYERS, G_ROUND_END_STEP,
                                        G_REVOLUTION_POSITION, G_SEED, G_TURNS_ROUND, G_WINNER_MASK, G_WINNER_TIEBREAK,
                                        SE_BOT_FAMILY, SE_CARDS, SE_GAME_INDEX, SE_IS_WINNER, SE_NOBLES_LOST,
                                        SE_RAISED, SE_SCORE, SE_SCORE_AFTER, SE_SCORE_SRC, SE_SEAT, SE_STATS,
@@ -20,14 +21,27 @@ MAX_TURNS = 5000   # safety net; a game has ~100-150 turns
 
 
 @kernel
+def choose_start_player(cx, n_players, seed, game_index):
+    """§3 step 11: "choose the start player at random". Seat 0 unless the rule switch
+    random_start_player is on; then one draw of the game's own start-player source, so the
+    switch shifts no other source's draws."""
+    if cx.rules[R_RANDOM_START_PLAYER] == 0.0:
+        return 0
+    key = stream_key(seed, game_index, RNG_START_PLAYER)
+    return index_below(unit_float(draw_at(key, ONE)), n_players)
+
+
+@kernel
 def setup_game(st, d, cx, n_players, seed, game_index, row):
-    """§3: empty board, noble card piles, decks, displays; seat 0 starts; round 1589."""
+    """§3: empty board, noble card piles, decks, displays; the start player; round 1589."""
     clear_state(st)
     seed_streams(st.streams, seed, game_index)
     st.scal[S_N_PLAYERS] = n_players
     st.scal[S_GAME_ROW] = row
     st.scal[S_GAME_INDEX] = game_index
-    st.scal[S_ACTIVE] = 0
+    start_seat = choose_start_player(cx, n_players, seed, game_index)   # step 11
+    st.scal[S_START_SEAT] = start_seat
+    st.scal[S_ACTIVE] = start_seat
     st.scal[S_ROUND] = 0
     st.cards_left[:] = d.noble_cards_per_rank          # step 1
     for p in range(n_players):                          # step 9
@@ -61,6 +75,7 @@ def record_game(st, d, cx, seed, row):
     g[G_WINNER_MASK] = mask
     g[G_FIRST_WINNER] = first
     g[G_WINNER_TIEBREAK] = code
+    g[G_FIRST_START_SEAT] = st.scal[S_START_SEAT]
     for r in range(N_ROUNDS):
         g[G_TURNS_ROUND + r] = st.turns_round[r]
         g[G_ROUND_END_STEP + r] = st.round_step[r]

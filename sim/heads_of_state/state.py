@@ -6,8 +6,8 @@ structural names (ranks, countries, attributes, wild card) are checked against t
 YAML calls ``king``.
 
 The state is copyable with :func:`copy_state` (a search bot copies a state, random streams
-included, and plays it out later). Seat 0 is always the start player (rules §3 step 11: the
-runner rotates bot assignments if it wants random start players).
+included, and plays it out later). Seat 0 is the start player unless the rule switch
+``random_start_player`` (rules §3 step 11) draws it; ``scal[S_START_SEAT]`` holds it.
 """
 from collections import namedtuple
 
@@ -57,6 +57,10 @@ RNG_TIEBREAK = 3         # residual influence ties (§6.4 level 4)
 RNG_BOT_0 = 4            # + seat: each seat's own bot randomness
 RNG_SEARCH_0 = RNG_BOT_0 + 5   # + seat: a search bot's determinizations and rollout streams
 N_RNG_SOURCES = RNG_SEARCH_0 + 5
+# The random start player (§3 step 11, rule switch random_start_player) is one draw at setup from
+# its own source, keyed like the others but kept outside the streams array: adding a row there
+# would re-key a search bot's rollouts (search.rekey_streams mixes N_RNG_SOURCES in).
+RNG_START_PLAYER = N_RNG_SOURCES
 
 MAX_PLAYERS = 5
 N_ROUNDS = 3
@@ -83,8 +87,8 @@ STEP_NAMES = ("none", "first_turn_take", "option_1a_take", "option_1b_take", "op
 # empty during this turn's betrayal plays (§4.4 step 3).
 (S_N_PLAYERS, S_ROUND, S_ACTIVE, S_DECK_N, S_REV_N, S_SET_ASIDE_N, S_BDECK_N, S_GAME_OVER,
  S_TURN, S_LARGE_NEXT, S_GAME_ROW, S_GAME_INDEX, S_OPTION, S_TAKES_LEFT, S_CHARACTER_FIRST,
- S_LEFT_EMPTY) = range(16)
-N_SCAL = 16
+ S_LEFT_EMPTY, S_START_SEAT) = range(17)
+N_SCAL = 17
 
 HosState = namedtuple("HosState", [
     "scal",          # int64[N_SCAL] scalars above

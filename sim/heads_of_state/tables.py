@@ -12,6 +12,7 @@ GAMES_COLUMNS = (
     + [f"turns_round{r + 1}" for r in range(N_ROUNDS)]
     + [f"round{r + 1}_end_step" for r in range(N_ROUNDS)]
     + [f"round{r + 1}_revolution_position" for r in range(N_ROUNDS)]
+    + ["first_start_seat"]   # seat of the start player (§3 step 11; 0 unless random_start_player)
 )
 SEATS_COLUMNS = (
     ["game_index", "seat", "bot_family", "score"]

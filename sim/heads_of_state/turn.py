@@ -13,7 +13,7 @@ from sim.heads_of_state.nobles import can_pay, list_raises, raise_noble
 from sim.heads_of_state.round_end import discard_to_limit, revolution
 from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
                                       S_ACTIVE, S_CHARACTER_FIRST, S_DECK_N, S_GAME_OVER, S_N_PLAYERS, S_OPTION,
-                                      S_TAKES_LEFT,
+                                      S_START_SEAT, S_TAKES_LEFT,
                                       S_REV_N, S_ROUND, S_SET_ASIDE_N, S_TURN, STEP_1A_TAKE,
                                       STEP_1B_TAKE, STEP_2_TAKE, STEP_END_REFILL,
                                       STEP_FIRST_TURN_TAKE)
@@ -227,6 +227,13 @@ def end_of_turn(st, d, cx, p):
 
 
 @kernel
+def first_turn_takes(st, d, p):
+    """§4.1 / §3 table: the cards p takes on his first turn, by his place after the start player."""
+    n_players = st.scal[S_N_PLAYERS]
+    return d.first_turn_takes[n_players, (p - st.scal[S_START_SEAT]) % n_players]
+
+
+@kernel
 def play_turn(st, d, cx):
     """One turn of the active player (§4.0), then the next player clockwise."""
     p = st.scal[S_ACTIVE]
@@ -237,7 +244,7 @@ def play_turn(st, d, cx):
     n_takes = 0
     if st.first_done[p] == 0:                          # §4.1
         st.first_done[p] = 1
-        n_takes = d.first_turn_takes[n_players, p]
+        n_takes = first_turn_takes(st, d, p)
         option = OPT_FIRST_TURN
         if (cx.rules[R_FIRST_TURN_REFRESH] != 0.0 and n_takes == 1
                 and st.scal[S_DECK_N] >= d.option1b_min):   # Q3 switch
@@ -265,7 +272,7 @@ def play_option(st, d, cx, p, option):
     st.options[p, option] += 1
     trace(cx.counters, cx.trace, EV_TURN, p, option, st.scal[S_TURN])
     if option == OPT_FIRST_TURN:
-        alive = option_1a(st, d, cx, p, d.first_turn_takes[st.scal[S_N_PLAYERS], p], STEP_FIRST_TURN_TAKE)
+        alive = option_1a(st, d, cx, p, first_turn_takes(st, d, p), STEP_FIRST_TURN_TAKE)
     elif option == OPT_1A:
         alive = option_1a(st, d, cx, p, d.option1_take, STEP_1A_TAKE)
     elif option == OPT_1B:

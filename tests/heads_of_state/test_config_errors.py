@@ -75,15 +75,15 @@ def test_unknown_bot():
 
 
 def test_unknown_rule_alternatives_are_rejected():
-    with pytest.raises(ConfigError, match="rules.option2_refill: expected interleaved or deferred"):
+    with pytest.raises(ConfigError, match="--rule option2_refill: expected interleaved or deferred"):
         ENGINE.load_setup(rule_overrides={"option2_refill": "later"})
     with pytest.raises(ConfigError, match="betrayal_reshuffle"):
         ENGINE.load_setup(rule_overrides={"betrayal_reshuffle": "sometimes"})
 
 
 def test_unknown_key_and_bad_value_via_overrides():
-    with pytest.raises(ConfigError, match="foo: expected a known key"):
+    with pytest.raises(ConfigError, match="--rule foo: not a known key"):
         ENGINE.load_setup(rule_overrides={"foo": 1})
-    with pytest.raises(ConfigError, match="display_size: expected a positive integer, found 0"):
+    with pytest.raises(ConfigError, match=r"--rule display_size: expected an integer 1\.\.12 \(found 0\)"):
         ENGINE.load_setup(rule_overrides={"display_size": 0})
     assert ENGINE.load_setup(rule_overrides={"assassin_bag.own_cubes": 1}).data.own_cubes == 1

@@ -97,7 +97,8 @@ def test_q7_option2_take_order(setup):
 def test_setup_description_lists_every_switch(setup):
     assert set(setup.description["rules"]) == {
         "first_turn_refresh", "courtesan_only_for_missing", "large_token_counts_noble_cards",
-        "betrayal_reshuffle", "option2_refill", "option2_take_order", "mix_assassin_and_country"}
+        "betrayal_reshuffle", "option2_refill", "option2_take_order", "mix_assassin_and_country",
+        "random_start_player"}
     assert np.all(setup.rules == 0.0)
 
 
