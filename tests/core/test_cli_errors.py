@@ -41,6 +41,11 @@ def assert_user_error(result, message="", progress_prefix=None):
     return lines[0]
 
 
+def simulate_two_games(out, *options):
+    """``courtsim simulate louis-xiv`` of two 2-player games into ``out`` with ``options``."""
+    return invoke("simulate", "louis-xiv", "--players", 2, "--games", 2, *options, "--out", out)
+
+
 def tiny_experiment(tmp_path, **fields) -> "Path":
     text = {"name": "tiny", "game": "louis-xiv", "players": [2], "bots": ["greedy", "random"],
             "games_per_matchup": 2, "chunk_size": 2, "out": str(tmp_path / "run")} | fields
@@ -85,8 +90,7 @@ def bad_copy(tmp_path, source, kind):
 @pytest.mark.parametrize("kind", list(BAD_FILES))
 def test_a_spoilt_game_file_is_one_line_through_simulate(tmp_path, kind):
     game_file = bad_copy(tmp_path, LOUIS_GAME_FILE, kind)
-    result = invoke("simulate", "louis-xiv", "--players", 2, "--games", 2, "--game-file", game_file,
-                    "--out", tmp_path / "run")
+    result = simulate_two_games(tmp_path / "run", "--game-file", game_file)
     assert EXPECTED_LINE[kind] in assert_user_error(result, str(game_file))
     assert not (tmp_path / "run").exists()
 
@@ -94,8 +98,7 @@ def test_a_spoilt_game_file_is_one_line_through_simulate(tmp_path, kind):
 @pytest.mark.parametrize("kind", list(BAD_FILES))
 def test_a_spoilt_bot_file_is_one_line_through_simulate_and_bots_show(tmp_path, kind):
     bot_file = bad_copy(tmp_path, CROWN_HUNTER, kind)
-    result = invoke("simulate", "louis-xiv", "--players", 2, "--games", 2, "--bots", bot_file,
-                    "--out", tmp_path / "run")
+    result = simulate_two_games(tmp_path / "run", "--bots", bot_file)
     assert EXPECTED_LINE[kind] in assert_user_error(result, str(bot_file))
     assert EXPECTED_LINE[kind] in assert_user_error(invoke("bots", "show", bot_file), str(bot_file))
 
@@ -144,14 +147,12 @@ def test_every_command_refuses_an_unknown_option_in_one_line(command):
 
 
 def test_an_empty_bots_option_is_refused_not_played_as_greedy(tmp_path):
-    result = invoke("simulate", "louis-xiv", "--players", 2, "--games", 2, "--bots", "", "--out", tmp_path / "run")
-    assert_user_error(result, "bad --bots '': expected bot names")
+    assert_user_error(simulate_two_games(tmp_path / "run", "--bots", ""), "bad --bots '': expected bot names")
     assert not (tmp_path / "run").exists()
 
 
 def test_jobs_is_a_positive_number_or_minus_one_in_every_command(tmp_path):
-    simulate = invoke("simulate", "louis-xiv", "--players", 2, "--games", 2, "--jobs", -2, "--out", tmp_path / "a")
-    assert_user_error(simulate, f"--jobs: {JOBS_MESSAGE}")
+    assert_user_error(simulate_two_games(tmp_path / "a", "--jobs", -2), f"--jobs: {JOBS_MESSAGE}")
     assert_user_error(invoke("run", tiny_experiment(tmp_path), "--jobs", -2), f"--jobs: {JOBS_MESSAGE}")
     assert_user_error(invoke("compile", "louis-xiv", "--jobs", -2), f"--jobs: {JOBS_MESSAGE}")
     in_file = invoke("run", tiny_experiment(tmp_path, jobs=-2))
@@ -189,12 +190,10 @@ def test_one_boolean_parser_for_rule_switches():
 
 
 def test_strict_supplies_takes_yes_and_refuses_2(tmp_path):
-    ok = invoke("simulate", "louis-xiv", "--players", 2, "--games", 2, "--rule", "strict_supplies=yes",
-                "--out", tmp_path / "run")
+    ok = simulate_two_games(tmp_path / "run", "--rule", "strict_supplies=yes")
     assert ok.exit_code == 0, ok.output
-    bad = invoke("simulate", "louis-xiv", "--players", 2, "--games", 2, "--rule", "strict_supplies=2",
-                 "--out", tmp_path / "other")
-    assert_user_error(bad, "rule 'strict_supplies': expected true or false, found 2")
+    assert_user_error(simulate_two_games(tmp_path / "other", "--rule", "strict_supplies=2"),
+                      "rule 'strict_supplies': expected true or false, found 2")
 
 
 def test_the_rule_syntax_error_gives_a_real_switch_as_its_example(tmp_path):
