@@ -206,6 +206,8 @@ def bot_names(bots: str | None, players: int) -> list[str]:
 
 
 def load_setup(engine: GameEngine, game_file: Path | None, rules: list[str] | None) -> GameSetup:
+    if game_file is not None and game_file.is_dir():
+        raise ConfigError(f"--game-file {game_file}: expected a game YAML file, found a directory")
     if game_file is not None and not game_file.is_file():
         raise ConfigError(f"game file {game_file} does not exist")
     return engine.load_setup(str(game_file) if game_file else None, parse_rules(rules, engine) or None)

@@ -71,9 +71,17 @@ def first_key_repeated(text: str) -> str:
     return f"{text}\n{first}\n"
 
 
+BILLION_LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{name}: &{name} [{', '.join([f'*{previous}'] * 9)}]\n" for previous, name in zip("abcdefgh", "bcdefghi"))
+
 BAD_FILES = {  # kind -> (spoil the text, what the error line says)
     "binary": (lambda text: b"\x00\x01\x02" + text.encode(), "binary data"),
     "UTF-16": (lambda text: text.encode("utf-16"), "UTF-16"),
+    "UTF-16 without a byte-order mark": (lambda text: text.encode("utf-16-le"), "UTF-16"),
+    "UTF-32": (lambda text: text.encode("utf-32"), "UTF-32"),
+    "Latin-1": (lambda text: ("# caf\xe9\n" + text).encode("latin-1"), "expected UTF-8 text, found byte 0xe9"),
+    "billion laughs": (lambda text: BILLION_LAUGHS.encode(), "once its aliases (*name) are expanded"),
+    "recursive alias": (lambda text: b"a: &a [*a]\n", "holds itself through an alias"),
     "deeply nested": (lambda text: ("a: " + "[" * 5000 + "]" * 5000 + "\n").encode(), "nested too deeply"),
     "duplicate key": (lambda text: first_key_repeated(text).encode(), "appears twice"),
 }
@@ -93,6 +101,11 @@ def test_a_spoilt_game_file_is_one_line_through_simulate(tmp_path, kind):
     result = simulate_two_games(tmp_path / "run", "--game-file", game_file)
     assert EXPECTED_LINE[kind] in assert_user_error(result, str(game_file))
     assert not (tmp_path / "run").exists()
+
+
+def test_a_directory_as_game_file_is_one_line(tmp_path):
+    assert_user_error(simulate_two_games(tmp_path / "run", "--game-file", tmp_path),
+                      "expected a game YAML file, found a directory")
 
 
 @pytest.mark.parametrize("kind", list(BAD_FILES))
