@@ -93,9 +93,9 @@ def check_table_file(path: Path) -> None:
         raise ConfigError(f"{path}: cannot read the table ({error.strerror or error})") from None
 
 
-def load_run(run_dir: Path) -> Run:
-    """Open ``run_dir``; ConfigError (one line) if it is missing, incomplete or not a run."""
-    run_dir = Path(run_dir)
+def read_run_manifest(run_dir: Path) -> dict:
+    """The run.yaml of the directory ``run_dir`` (summary and report alike); ConfigError (one
+    line) for a missing directory, a file, no run.yaml, or a run.yaml that is not one."""
     check_run_directory_path(run_dir)
     manifest_path = run_dir / MANIFEST
     if not manifest_path.is_file():
@@ -103,6 +103,14 @@ def load_run(run_dir: Path) -> Run:
     manifest = load_yaml_file(manifest_path, "run")
     if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
         raise ConfigError(f"{manifest_path} is not a courtsim run file")
+    return manifest
+
+
+def load_run(run_dir: Path) -> Run:
+    """Open ``run_dir``; ConfigError (one line) if it is missing, incomplete or not a run."""
+    run_dir = Path(run_dir)
+    manifest = read_run_manifest(run_dir)
+    manifest_path = run_dir / MANIFEST
     if manifest.get("status") != "complete":
         raise ConfigError(f"run in {run_dir} is {manifest.get('status', 'incomplete')}; "
                           "finish it (run the same simulate command again) before reporting")

@@ -281,3 +281,12 @@ def test_a_full_disk_while_writing_the_report_is_one_line(louis_run, tmp_path, m
     assert_user_error(invoke("report", louis_run, "-o", output),
                       f"cannot write the report {output}: No space left on device (writing {output})",
                       progress_prefix="report: ")
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00\x01", b"\x00\x00binary", b"config: [unclosed\n", b"just text\n"])
+def test_summary_and_report_of_a_spoilt_run_yaml_are_one_line(louis_run, tmp_path, content):
+    copy = tmp_path / "run"
+    shutil.copytree(louis_run, copy)
+    (copy / "run.yaml").write_bytes(content)
+    assert_user_error(invoke("summary", copy), str(copy / "run.yaml"))
+    assert_user_error(invoke("report", copy, "-o", tmp_path / "r.html"), str(copy / "run.yaml"))
