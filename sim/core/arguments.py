@@ -10,7 +10,7 @@ so ``--jobs -2`` and ``jobs: -2`` in an experiment are refused alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Annotated, Any, Callable
 
 from pydantic import BeforeValidator
 
@@ -96,3 +96,15 @@ def parse_bool(value, where: str) -> bool:
         if word in FALSE_WORDS:
             return False
     raise refuse(where, "true or false", value)
+
+
+def switch_in_model(value) -> bool:
+    """``parse_bool`` for pydantic models of game files (a ValueError names what was expected)."""
+    try:
+        return parse_bool(value, "rule switch")
+    except ConfigError:
+        raise ValueError("expected true or false") from None
+
+
+# A rule switch in a pydantic model: ``first_turn_refresh: RuleSwitch = False``.
+RuleSwitch = Annotated[bool, BeforeValidator(switch_in_model)]

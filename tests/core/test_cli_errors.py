@@ -5,13 +5,14 @@ from __future__ import annotations
 import errno
 import shutil
 
+import pydantic
 import pytest
 import typer
 import yaml
 from typer.testing import CliRunner
 
 import cli
-from sim.core.arguments import check_jobs, parse_bool
+from sim.core.arguments import RuleSwitch, check_jobs, parse_bool
 from sim.core.engine import GAME_INDEX_LIMIT, ConfigError
 from sim.core.experiments import EXPERIMENTS_DIR
 from strategies.bots import BOTS_DIR
@@ -200,6 +201,15 @@ def test_one_boolean_parser_for_rule_switches():
     for bad in (2, 0.5, "maybe", "", None, []):
         with pytest.raises(ConfigError, match="rule 'x': expected true or false, found"):
             parse_bool(bad, "rule 'x'")
+
+
+def test_a_rule_switch_in_a_game_file_model_is_read_by_the_same_parser():
+    class Rules(pydantic.BaseModel):
+        strict_supplies: RuleSwitch = False
+
+    assert Rules(strict_supplies="yes").strict_supplies is True and Rules(strict_supplies=0).strict_supplies is False
+    with pytest.raises(pydantic.ValidationError, match="expected true or false"):
+        Rules(strict_supplies=2)
 
 
 def test_strict_supplies_takes_yes_and_refuses_2(tmp_path):
