@@ -14,7 +14,9 @@ from typing import Annotated, Any, Callable
 
 from pydantic import BeforeValidator
 
-from sim.core.engine import GAME_INDEX_LIMIT, SEED_LIMIT, ConfigError
+from sim.core.engine import GAME_INDEX_LIMIT, ConfigError
+
+SEED_LIMIT = 2**64  # experiment seeds are 0 .. 2**64-1 (the random streams' 64-bit key)
 
 TRUE_WORDS = ("true", "yes", "on", "1")
 FALSE_WORDS = ("false", "no", "off", "0")

@@ -17,12 +17,6 @@ from typing import Any, Protocol
 import numpy as np
 
 
-# Game indices are int32 in every table (and in the kernels' game loop): a game index, and so a
-# run's number of games, must stay below this.
-GAME_INDEX_LIMIT = 2**31
-SEED_LIMIT = 2**64            # experiment seeds are 0 .. 2**64-1 (the random streams' 64-bit key)
-
-
 class ConfigError(Exception):
     """A user-facing configuration problem; the CLI prints ``str(error)`` as one line and
     exits non-zero. The message names the file, the key, what was expected and what was found."""
@@ -33,6 +27,10 @@ def seed_as_int64(seed: int) -> int:
     take the seed as int64: the random streams mix its bits (``np.uint64(seed)``), so every
     seed keeps its games, and seeds from 2**63 on need no other compiled version."""
     return seed - 2**64 if seed >= 2**63 else seed
+
+
+# Game indices are int32 in every table: a run holds at most this many games.
+GAME_INDEX_LIMIT = 2**31
 
 
 @dataclass(frozen=True)
