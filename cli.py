@@ -1,8 +1,9 @@
 """courtsim command line: parse, validate, delegate to sim.registry / sim.core.runner.
 
 Every user mistake surfaces as a ConfigError (or a pydantic / YAML error from a config file)
-and is printed by ``user_errors`` as ONE line ``error: ...`` on stderr with exit code 2;
-anything else is a bug and keeps its traceback.
+and is printed by ``user_errors`` as ONE line ``error: ...`` on stderr with exit code 2; so is
+every mistake typer finds while parsing the command line (``--players abc``, a missing option,
+an unknown command: :class:`OneLineUsageErrors`). Anything else is a bug and keeps its traceback.
 """
 from __future__ import annotations
 
@@ -18,8 +19,11 @@ import typer
 import yaml
 from rich.console import Console
 from rich.table import Table
+from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError, UsageError
+from typer.core import TyperGroup
 
 from sim import registry
+from sim.core.arguments import check_game_count, check_game_index, check_jobs, check_seed
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.run_manifest import courtsim_version
 from sim.core.runner import DEFAULT_CHUNK_SIZE, RunResult, plan_chunks, run_cells, run_simulation
@@ -32,16 +36,85 @@ BENCH_TARGET_SECONDS = 3.0    # default bench length: "a few seconds" whatever t
 BENCH_CALIBRATION_GAMES = 100
 BENCH_SETTLE_SECONDS = 1.5     # at most this long: the untimed run-sized chunk before the timed games
 
-app = typer.Typer(
-    help="Monte Carlo balance analysis for board games (Louis XIV, Heads of State).",
-    no_args_is_help=True, add_completion=False,
-    pretty_exceptions_enable=False,  # real crashes: a plain traceback, no locals full of arrays
-)
 stdout = Console(highlight=False, width=None if sys.stdout.isatty() else 160)  # piped: no 80-column wrap
 stderr = Console(stderr=True, highlight=False)
 
 
 # ----------------------------------------------------------------------------- error handling
+
+# What a value typer could not convert was expected to be, by pydantic's error type
+# (typer converts option values with pydantic TypeAdapters).
+EXPECTED_BY_ERROR_TYPE = {
+    "int_parsing": "an integer", "int_type": "an integer", "int_from_float": "an integer",
+    "float_parsing": "a number", "float_type": "a number", "bool_parsing": "true or false",
+}
+
+
+def parameter_name(parameter) -> str:
+    """``--players`` for an option (its long name), ``GAME`` for an argument."""
+    options = [name for name in getattr(parameter, "opts", []) if name.startswith("--")]
+    if getattr(parameter, "param_type_name", "") == "option" and options:
+        return max(options, key=len)
+    return (parameter.name or "value").upper()
+
+
+def usage_error_line(error: UsageError) -> str:
+    """One line for a command-line parsing error: ``--players: expected an integer, found 'abc'``,
+    and where to find the command's help."""
+    from pydantic import ValidationError
+
+    cause = error.__cause__
+    if isinstance(error, MissingParameter) and error.param is not None:
+        text = f"{parameter_name(error.param)}: required but missing"
+    elif isinstance(error, BadParameter) and error.param is not None:
+        if isinstance(cause, ValidationError) and cause.errors():
+            first = cause.errors()[0]
+            expected = EXPECTED_BY_ERROR_TYPE.get(first["type"], first["msg"])
+            text = f"{parameter_name(error.param)}: expected {expected}, found {first.get('input')!r}"
+        else:
+            text = f"{parameter_name(error.param)}: {error.message}"
+    else:
+        text = error.format_message()
+    if error.ctx is not None:
+        text = f"{text.rstrip('.')} (see: {error.ctx.command_path} --help)"
+    return " ".join(text.split())
+
+
+class OneLineUsageErrors(TyperGroup):
+    """The courtsim group: typer's usage errors (``--players abc``, ``--seed 1.5``, a missing
+    option, an unknown command or option, in every command and sub-command) as ONE line
+    ``error: ...`` with exit code 2, like every other user error, instead of a usage box.
+    Sub-commands are parsed inside this group's ``invoke``, so both places are covered."""
+
+    def make_context(self, *args, **kwargs):
+        with usage_errors_on_one_line():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with usage_errors_on_one_line():
+            return super().invoke(ctx)
+
+
+class usage_errors_on_one_line:
+    """Context manager: a UsageError -> its one line on stderr and exit code 2 (no arguments
+    at all still shows the help, as ``no_args_is_help`` asks)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if isinstance(error, UsageError) and not isinstance(error, NoArgsIsHelpError):
+            print(f"error: {usage_error_line(error)}", file=sys.stderr)
+            raise typer.Exit(USER_ERROR_EXIT) from None
+        return False
+
+
+app = typer.Typer(
+    cls=OneLineUsageErrors,
+    help="Monte Carlo balance analysis for board games (Louis XIV, Heads of State).",
+    no_args_is_help=True, add_completion=False,
+    pretty_exceptions_enable=False,  # real crashes: a plain traceback, no locals full of arrays
+)
 
 def one_line(error: BaseException) -> str:
     """A single-line message for a user-facing error (pydantic and YAML ones are multi-line)."""
@@ -79,7 +152,21 @@ def user_errors(command):
 
 # ----------------------------------------------------------------------------- option parsing
 
-def parse_rules(rules: list[str] | None) -> dict:
+def rule_example(engine: GameEngine) -> str:
+    """A real ``--rule`` of ``engine`` for error messages: its first rule switch, set to the
+    opposite of (or, if not a switch, the same as) its default."""
+    try:
+        switches = engine.load_setup().description.get("rules") or {}
+    except ConfigError:
+        switches = {}
+    for name, default in switches.items():
+        if isinstance(default, bool):
+            return f"{name}={str(not default).lower()}"
+        return f"{name}={default}"
+    return "NAME=VALUE"
+
+
+def parse_rules(rules: list[str] | None, engine: GameEngine) -> dict:
     """``--rule KEY=VALUE`` pairs -> {key: value}; values are read as YAML scalars, so
     ``3`` is an int, ``0.5`` a float, ``true`` a bool, anything else a string."""
     overrides = {}
@@ -87,7 +174,7 @@ def parse_rules(rules: list[str] | None) -> dict:
         key, sep, value = text.partition("=")
         key = key.strip()
         if not sep or not key or not value.strip():
-            raise ConfigError(f"bad --rule {text!r}: expected KEY=VALUE, e.g. --rule max_rounds=12")
+            raise ConfigError(f"bad --rule {text!r}: expected KEY=VALUE, e.g. --rule {rule_example(engine)}")
         if key in overrides:
             raise ConfigError(f"--rule {key} given twice")
         try:
@@ -105,7 +192,9 @@ def check_players(engine: GameEngine, players: int) -> None:
 
 def bot_names(bots: str | None, players: int) -> list[str]:
     """``--bots``: absent -> greedy everywhere; one name -> that bot everywhere; else one per seat."""
-    names = [name.strip() for name in (bots or DEFAULT_BOT).split(",")]
+    names = [name.strip() for name in (DEFAULT_BOT if bots is None else bots).split(",")]
+    if not any(names):
+        raise ConfigError(f"bad --bots {bots!r}: expected bot names (one, or one per seat), found none")
     if any(not name for name in names):
         raise ConfigError(f"bad --bots {bots!r}: empty bot name")
     if len(names) == 1:
@@ -117,9 +206,11 @@ def bot_names(bots: str | None, players: int) -> list[str]:
 
 
 def load_setup(engine: GameEngine, game_file: Path | None, rules: list[str] | None) -> GameSetup:
+    if game_file is not None and game_file.is_dir():
+        raise ConfigError(f"--game-file {game_file}: expected a game YAML file, found a directory")
     if game_file is not None and not game_file.is_file():
         raise ConfigError(f"game file {game_file} does not exist")
-    return engine.load_setup(str(game_file) if game_file else None, parse_rules(rules) or None)
+    return engine.load_setup(str(game_file) if game_file else None, parse_rules(rules, engine) or None)
 
 
 def prepare_game(game: str, players: int, bots: str | None, game_file: Path | None,
@@ -181,6 +272,8 @@ def simulate(
 
     Example: courtsim simulate louis-xiv --players 4 --games 20000 --jobs 2 --out runs/demo
     """
+    check_seed(seed, "--seed")
+    check_jobs(jobs, "--jobs")
     engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
     out_dir = out if out is not None else Path("runs") / game
     result = keeping_finished_chunks(out_dir, lambda: run_simulation(
@@ -223,12 +316,12 @@ def run(
     """
     from sim.core.experiments import find_experiment, prepare_experiment
 
+    if jobs is not None:
+        check_jobs(jobs, "--jobs")
     path = find_experiment(experiment_file)
     experiment, engine, setup, cells, config = prepare_experiment(path)
     out_dir = out if out is not None else Path(experiment.out or Path("runs") / experiment.name)
     jobs = jobs if jobs is not None else experiment.jobs
-    if jobs == 0:
-        raise ConfigError("--jobs must be a positive number of processes (or -1 for every core)")
     stdout.print(f"{experiment.name}: {experiment.game}, players {', '.join(map(str, experiment.players))}, "
                  f"{len(experiment.bots)} bots, {len(cells)} seatings, "
                  f"{sum(cell.n_games for cell in cells):,} games -> {out_dir}")
@@ -294,10 +387,8 @@ def replay(
 
     Example: courtsim replay louis-xiv --seed 0 --game 17 --players 4
     """
-    if game_index < 0:
-        raise ConfigError(f"--game must be a game index >= 0, got {game_index}")
-    if not 0 <= seed < 2**64:
-        raise ConfigError(f"--seed must be in [0, 2**64), got {seed}")
+    check_game_index(game_index, "--game")
+    check_seed(seed, "--seed")
     engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
     typer.echo(engine.replay(setup, players, seats, seed, game_index))
 
@@ -327,8 +418,9 @@ def bench(
 
     Example: courtsim bench louis-xiv --players 4 --json
     """
-    if games is not None and games < 1:
-        raise ConfigError(f"--games must be at least 1, got {games}")
+    if games is not None:
+        check_game_count(games, "--games")
+    check_seed(seed, "--seed")
     engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
     limit_numba_to_one_thread()
     if each_bot:
@@ -437,6 +529,7 @@ def compile_kernels(
     """
     from sim.core.warm_up import warm_up
 
+    check_jobs(jobs, "--jobs")
     names = games or registry.known_games()
     for name in names:
         registry.get_engine(name)  # an unknown game: one clear line before any work

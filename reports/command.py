@@ -3,7 +3,10 @@
 The lead registers :func:`report_command` in cli.py; :func:`build_report` is the API."""
 from __future__ import annotations
 
+import contextlib
+import errno
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -40,15 +43,52 @@ def _say(progress: bool, message: str) -> None:
         print(f"report: {message}", file=sys.stderr, flush=True)
 
 
+# A write that fails for these reasons is the user's to fix (space, permissions, a path that
+# cannot be a file); any other OSError is a bug and keeps its traceback.
+WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EPERM,
+                errno.ENOTDIR, errno.EISDIR, errno.ENOENT, errno.ENAMETOOLONG)
+
+
+def writable_output(output: Path) -> FigureStore:
+    """The report's figure store, once ``output``'s folder and ``<stem>_files/`` are proven
+    writable: a read-only or impossible ``-o`` is one line before anything is computed."""
+    if output.is_dir():
+        raise ConfigError(f"output {output} is a directory; give a file name such as report.html")
+    with report_write_errors(output):
+        store = FigureStore(output.parent / f"{output.stem}_files")
+        for directory in (output.parent, store.directory):
+            with tempfile.NamedTemporaryFile(dir=directory, prefix=".courtsim-write-test-"):
+                pass
+    return store
+
+
+@contextlib.contextmanager
+def report_write_errors(output: Path):
+    """A full disk, a read-only folder or a path through a file while writing the report:
+    one line naming the report and the file being written, not a traceback."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno not in WRITE_ERRORS:
+            raise
+        where = f" (writing {error.filename})" if error.filename else ""
+        raise ConfigError(f"cannot write the report {output}: {error.strerror or error}{where}") from None
+
+
 def build_report(run_dir: Path, output: Path, progress: bool = True) -> Path:
     """Write ``output`` (HTML) and ``<output stem>_files/`` (one PNG and one CSV per figure).
-    Raises ConfigError (one line) for a missing, incomplete or unknown run directory."""
+    Raises ConfigError (one line) for a missing, incomplete or unknown run directory, or an
+    output that cannot be written (checked before anything is computed)."""
     started = time.perf_counter()
     run = load_run(Path(run_dir))
     output = Path(output)
-    if output.exists() and output.is_dir():
-        raise ConfigError(f"output {output} is a directory; give a file name such as report.html")
-    store = FigureStore(output.parent / f"{output.stem}_files")
+    store = writable_output(output)
+    with report_write_errors(output):
+        return write_report(run, output, store, progress, started)
+
+
+def write_report(run, output: Path, store: FigureStore, progress: bool, started: float) -> Path:
+    """The sections, figures and page of ``build_report`` (figures are written as they are made)."""
     seats, rounds = seat_frame(run)
     games = game_frame(run)
     n_games = int(collect(run.scan("games").select(pl.len())).item())

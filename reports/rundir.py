@@ -25,9 +25,11 @@ from functools import cached_property
 from pathlib import Path
 
 import polars as pl
-import yaml
+import pyarrow
+import pyarrow.parquet
 
 from sim.core.engine import ConfigError
+from sim.core.yaml_files import load_yaml_file
 
 MANIFEST = "run.yaml"
 LOUIS_XIV = "louis-xiv"
@@ -71,20 +73,44 @@ class Run:
         return [str(b.get("name", f"bot{i}")) for i, b in enumerate(bots)]
 
 
-def load_run(run_dir: Path) -> Run:
-    """Open ``run_dir``; ConfigError (one line) if it is missing, incomplete or not a run."""
-    run_dir = Path(run_dir)
+def check_run_directory_path(run_dir: Path) -> None:
+    """ConfigError (one line) unless ``run_dir`` is a directory (summary and report alike)."""
+    if run_dir.is_file():
+        raise ConfigError(f"{run_dir}: expected a run directory, found a file")
     if not run_dir.is_dir():
-        raise ConfigError(f"run directory {run_dir} does not exist")
+        raise ConfigError(f"{run_dir}: no such run directory (run directory {run_dir} does not exist)")
+
+
+def check_table_file(path: Path) -> None:
+    """ConfigError (one line) unless ``path`` is a whole Parquet file: a run cut short while its
+    tables were merged, or a file truncated since, lacks the footer that Parquet reads first."""
+    try:
+        pyarrow.parquet.read_metadata(path)
+    except pyarrow.ArrowException:
+        raise ConfigError(f"{path}: not a complete Parquet file; "
+                          "run the same simulate/run command again to repair it") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the table ({error.strerror or error})") from None
+
+
+def read_run_manifest(run_dir: Path) -> dict:
+    """The run.yaml of the directory ``run_dir`` (summary and report alike); ConfigError (one
+    line) for a missing directory, a file, no run.yaml, or a run.yaml that is not one."""
+    check_run_directory_path(run_dir)
     manifest_path = run_dir / MANIFEST
     if not manifest_path.is_file():
         raise ConfigError(f"{run_dir} is not a courtsim run directory (no {MANIFEST})")
-    try:
-        manifest = yaml.safe_load(manifest_path.read_text())
-    except (OSError, yaml.YAMLError) as error:
-        raise ConfigError(f"{manifest_path} is not readable ({type(error).__name__})") from error
+    manifest = load_yaml_file(manifest_path, "run")
     if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
         raise ConfigError(f"{manifest_path} is not a courtsim run file")
+    return manifest
+
+
+def load_run(run_dir: Path) -> Run:
+    """Open ``run_dir``; ConfigError (one line) if it is missing, incomplete or not a run."""
+    run_dir = Path(run_dir)
+    manifest = read_run_manifest(run_dir)
+    manifest_path = run_dir / MANIFEST
     if manifest.get("status") != "complete":
         raise ConfigError(f"run in {run_dir} is {manifest.get('status', 'incomplete')}; "
                           "finish it (run the same simulate command again) before reporting")
@@ -98,6 +124,7 @@ def load_run(run_dir: Path) -> Run:
         path = run_dir / f"{name}.parquet"
         if not path.is_file():
             raise ConfigError(f"run in {run_dir} is incomplete: table {path.name} is missing")
+        check_table_file(path)
         tables[name] = path
     for needed in ("games", "seats"):
         if needed not in tables:

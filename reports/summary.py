@@ -23,6 +23,7 @@ import polars as pl
 
 from reports import stats
 from reports.metrics_common import pairwise_results
+from reports.rundir import check_table_file, read_run_manifest
 from sim.core import results
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
@@ -45,16 +46,13 @@ class RunSummary:
 def check_run_directory(run_dir: Path) -> dict:
     """The run's manifest; ConfigError unless it is a complete run with its tables."""
     run_dir = Path(run_dir)
-    if not run_dir.is_dir():
-        raise ConfigError(f"{run_dir}: no such run directory")
-    manifest = manifests.read_manifest(run_dir)
-    if manifest is None:
-        raise ConfigError(f"{run_dir}: not a run directory (no {manifests.MANIFEST_NAME})")
+    manifest = read_run_manifest(run_dir)
     if manifest.get("status") != manifests.COMPLETE:
         raise ConfigError(f"{run_dir}: the run is incomplete; run the same command again to finish it")
     for table in ("games", "seats"):
         if not results.table_path(run_dir, table).exists():
             raise ConfigError(f"{run_dir}: {table}.parquet is missing")
+        check_table_file(results.table_path(run_dir, table))
     return manifest
 
 

@@ -29,19 +29,23 @@ from __future__ import annotations
 import itertools
 import math
 from pathlib import Path
-from typing import Literal, Optional, Union
+from typing import Annotated, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sim import registry
 from sim.core import run_manifest as manifests
-from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.core.arguments import GAME_COUNT, JOBS, PLAYER_COUNT, SEED
+from sim.core.engine import GAME_INDEX_LIMIT, BotSeat, ConfigError, GameSetup
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell
 from sim.core.yaml_files import read_yaml_mapping, validate
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "experiments"
 MATCHUP_SEPARATOR = " vs "
 SEATING_SEPARATOR = ","
+# Numbers are YAML integers, checked as on the command line (sim.core.arguments), so 1e22 (a
+# float), true or "3" is refused, not converted.
+GameCount = Annotated[int, GAME_COUNT.validator]
 
 
 class ExperimentFile(BaseModel):
@@ -50,14 +54,14 @@ class ExperimentFile(BaseModel):
     name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_\-]*$")
     description: str = ""
     game: str
-    players: list[int] = Field(min_length=1)
+    players: list[Annotated[int, PLAYER_COUNT.validator]] = Field(min_length=1)
     bots: list[str] = Field(min_length=1, description="the pool: bot names or bot file paths")
     matchups: Union[Literal["combinations", "with_repeats"], list[list[str]]] = "combinations"
     seating: Literal["rotation", "permutations"] = "rotation"
-    games_per_matchup: int = Field(ge=1)
-    seed: int = Field(default=0, ge=0, lt=2**64)
-    jobs: int = 1
-    chunk_size: int = Field(default=DEFAULT_CHUNK_SIZE, ge=1)
+    games_per_matchup: GameCount
+    seed: Annotated[int, SEED.validator] = 0
+    jobs: Annotated[int, JOBS.validator] = 1
+    chunk_size: GameCount = DEFAULT_CHUNK_SIZE
     out: Optional[str] = None
     game_file: Optional[str] = None
     rules: dict[str, Union[bool, int, float, str]] = Field(default_factory=dict)
@@ -78,12 +82,6 @@ class ExperimentFile(BaseModel):
                              f"several copies), repeated: {', '.join(repeated)}")
         return bots
 
-    @field_validator("jobs")
-    @classmethod
-    def jobs_not_zero(cls, jobs: int) -> int:
-        if jobs == 0 or jobs < -1:
-            raise ValueError("expected a positive number of worker processes, or -1 for every core")
-        return jobs
 
 
 def load_experiment(path: Path) -> ExperimentFile:
@@ -139,6 +137,10 @@ def plan_cells(experiment: ExperimentFile, bots: dict[str, BotSeat], path: Path)
                           ("seating", SEATING_SEPARATOR.join(bots[name].name for name in order)))
                 cells.append(Cell(n_players, tuple(bots[name] for name in order), next_game, per_seating, labels))
                 next_game += per_seating
+                if next_game >= GAME_INDEX_LIMIT:
+                    raise ConfigError(f"{path}: key 'games_per_matchup': expected fewer than {GAME_INDEX_LIMIT:,} "
+                                      f"games in all (game indices are int32), found {experiment.games_per_matchup:,} "
+                                      f"per match-up making {next_game:,} or more")
     return cells
 
 
@@ -168,6 +170,18 @@ def check_players(engine, experiment: ExperimentFile, path: Path) -> None:
                               f"{', '.join(map(str, engine.player_counts))} players, found {n_players}")
 
 
+def load_setup_with_rules(engine, experiment: ExperimentFile, path: Path) -> GameSetup:
+    """The game setup with the experiment's ``rules:``. The game file is read on its own first,
+    so that an error of the game file names that file and an error of a rule names this one."""
+    setup = engine.load_setup(experiment.game_file, None)
+    if not experiment.rules:
+        return setup
+    try:
+        return engine.load_setup(experiment.game_file, dict(experiment.rules))
+    except ConfigError as error:
+        raise ConfigError(f"{path}: key 'rules': {error}") from None
+
+
 def prepare_experiment(path: Path):
     """Load and validate everything before any game runs: (experiment, engine, setup, cells, config)."""
     from strategies.bots import BotCatalogue  # strategies imports sim; keep the import one-way at load
@@ -186,7 +200,7 @@ def prepare_experiment(path: Path):
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:  # in a pool even the same bot twice is a mistake (with_repeats plays copies)
         raise ConfigError(f"{path}: key 'bots': expected bots with distinct names, found {', '.join(repeated)} twice")
-    setup = engine.load_setup(game_file, dict(experiment.rules) or None)
+    setup = load_setup_with_rules(engine, experiment, path)
     cells = plan_cells(experiment, bots, path)
     config = experiment_config(experiment, engine, setup, bots, cells, experiment.chunk_size)
     return experiment, engine, setup, cells, config

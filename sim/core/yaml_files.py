@@ -1,8 +1,10 @@
 """Reading the user's YAML files (games, bots, experiments): one line naming file, key, expected, found.
 
 Every YAML file courtsim reads goes through :func:`load_yaml_file`: UTF-8 text only (a binary or
-UTF-16 file is named as such), duplicate keys rejected (PyYAML would let the last one win
-silently), nesting too deep for the parser refused instead of a RecursionError. pydantic v2
+UTF-16 or UTF-32 file is named as such), duplicate keys rejected (PyYAML would let the last one
+win silently), nesting too deep for the parser refused instead of a RecursionError, and aliases
+that expand to more values than any courtsim file holds (a "billion laughs" file) refused
+instead of a validation that never ends. pydantic v2
 models do the validation; this module turns the first problem of a ``ValidationError`` (or a
 YAML syntax error) into the one-line ``ConfigError`` the CLI prints.
 """
@@ -14,6 +16,10 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from sim.core.engine import ConfigError
+
+# More values than any courtsim file holds by far (the largest shipped game file has ~2,000),
+# counted with every alias expanded, as validation would walk them.
+MAX_EXPANDED_VALUES = 1_000_000
 
 
 class DuplicateKeyError(yaml.YAMLError):
@@ -41,7 +47,9 @@ class UniqueKeyLoader(yaml.SafeLoader):
 
 def decode_text(path: Path, data: bytes) -> str:
     """The file's bytes as UTF-8 text; ConfigError naming what the file is instead."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        raise ConfigError(f"{path}: expected UTF-8 text, found UTF-32 (save the file as UTF-8)")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or looks_like_utf16(data):
         raise ConfigError(f"{path}: expected UTF-8 text, found UTF-16 (save the file as UTF-8)")
     if b"\x00" in data:
         raise ConfigError(f"{path}: expected a UTF-8 YAML text file, found binary data (a NUL byte)")
@@ -50,6 +58,32 @@ def decode_text(path: Path, data: bytes) -> str:
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: expected UTF-8 text, found byte 0x{data[error.start]:02x} at offset "
                           f"{error.start} (save the file as UTF-8)") from None
+
+
+def looks_like_utf16(data: bytes) -> bool:
+    """UTF-16 without a byte-order mark: ASCII text with a NUL byte after (or before) each
+    character, so every other byte of the first few is zero."""
+    start = data[:64]
+    return len(start) >= 4 and (start[1::2].count(0) == len(start[1::2]) or start[0::2].count(0) == len(start[0::2]))
+
+
+class RecursiveAlias(Exception):
+    """A value holds itself through an alias (``a: &a [*a]``): no validation could end."""
+
+
+def expanded_size(value, sizes: dict | None = None) -> int:
+    """How many values ``value`` holds with every alias expanded (linear in the file: a value
+    shared through aliases is counted once per use but walked once)."""
+    sizes = {} if sizes is None else sizes
+    if not isinstance(value, (dict, list)):
+        return 1
+    if id(value) in sizes and sizes[id(value)] is None:
+        raise RecursiveAlias
+    if id(value) not in sizes:
+        sizes[id(value)] = None  # being counted
+        children = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        sizes[id(value)] = 1 + sum(expanded_size(child, sizes) for child in children)
+    return sizes[id(value)]
 
 
 def load_yaml_file(path: Path | str, what: str):
@@ -66,11 +100,19 @@ def load_yaml_file(path: Path | str, what: str):
         raise ConfigError(f"{path}: cannot read the {what} file ({error.strerror or type(error).__name__})") from None
     text = decode_text(path, data)
     try:
-        return yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        content = yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        size = expanded_size(content)
     except yaml.YAMLError as error:
         raise ConfigError(f"{path}: not valid YAML: {' '.join(str(error).split())}") from None
     except RecursionError:
         raise ConfigError(f"{path}: expected {what} settings, found YAML nested too deeply to read") from None
+    except RecursiveAlias:
+        raise ConfigError(f"{path}: expected {what} settings, found a value that holds itself through an "
+                          "alias (*name inside &name)") from None
+    if size > MAX_EXPANDED_VALUES:
+        raise ConfigError(f"{path}: expected {what} settings of at most {MAX_EXPANDED_VALUES:,} values, "
+                          f"found {size:,} once its aliases (*name) are expanded")
+    return content
 
 
 def read_yaml_mapping(path: Path, what: str) -> dict:
