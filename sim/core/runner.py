@@ -32,7 +32,8 @@ from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from sim.core import results, run_directory
 from sim.core import run_manifest as manifests
-from sim.core.engine import GAME_INDEX_LIMIT, BotSeat, ConfigError, GameEngine, GameSetup
+from sim.core.arguments import check_game_count, check_jobs
+from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.progress import games_progress
 
 DEFAULT_CHUNK_SIZE = 20_000
@@ -229,12 +230,6 @@ def remove_top_level_temporaries(out_dir: Path, tables: tuple[str, ...]) -> None
                                       manifests.manifest_path(out_dir)])
 
 
-def check_jobs(jobs: int) -> None:
-    """One rule everywhere: a positive number of worker processes, or -1 for every core."""
-    if jobs == 0 or jobs < -1:
-        raise ConfigError(f"jobs: expected a positive number of worker processes or -1 (every core), found {jobs}")
-
-
 def check_arguments(engine: GameEngine, n_players: int, bots: list[BotSeat], seed: int,
                     n_games: int, jobs: int, chunk_size: int) -> None:
     """Cheap sanity checks that the CLI also makes; repeated here for library callers."""
@@ -249,16 +244,14 @@ def check_arguments(engine: GameEngine, n_players: int, bots: list[BotSeat], see
         raise ConfigError(f"the number of games must be at least 1, got {n_games}")
     if chunk_size < 1:
         raise ConfigError(f"the chunk size must be at least 1, got {chunk_size}")
-    check_jobs(jobs)
+    check_jobs(jobs, "jobs")
 
 
 def check_plan_size(cells: list[Cell], chunk_size: int) -> None:
     """Refuse, before planning anything, a run its tables cannot record (game indices are
     int32) or one of more chunks than a directory should hold (a file per table each)."""
-    n_games = sum(cell.n_games for cell in cells)
-    if n_games > GAME_INDEX_LIMIT:
-        raise ConfigError(f"the number of games: expected at most {GAME_INDEX_LIMIT:,} in one run (game "
-                          f"indices are 32-bit integers in the tables), found {n_games:,}")
+    n_games = check_game_count(sum(cell.n_games for cell in cells), "the number of games in one run (game "
+                               "indices are 32-bit integers in the tables)")
     n_chunks = sum(-(-cell.n_games // chunk_size) for cell in cells)
     if n_chunks > MAX_CHUNKS:
         raise ConfigError(f"--chunk-size {chunk_size:,}: {n_games:,} games would make {n_chunks:,} chunks; "

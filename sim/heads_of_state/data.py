@@ -20,6 +20,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, PlainValidator, StrictBool, ValidationError
 
 from sim.core.engine import ConfigError
+from sim.core.arguments import parse_bool
 from sim.core.yaml_files import found_text, key_error_line, load_yaml_file, validation_error_line
 from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_ATTRIBUTES,
                                       N_COUNTRIES, N_RANKS, RANK_NAMES)
@@ -175,17 +176,6 @@ def _set_dotted(raw: dict, key: str, value):
     for part in parts[:-1]:
         node = node.setdefault(part, {})
     node[parts[-1]] = value
-
-
-def parse_bool(value, where: str) -> bool:
-    """A rule switch's true/false value given on the command line (``--rule NAME=VALUE``).
-    Kept as the one boolean parser of this package until sim.core.arguments.parse_bool (same
-    signature) is merged; then this function becomes an import of that one."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    raise ConfigError(f"{where}: expected true or false (found {found_text(value)})")
 
 
 SWITCH_CHOICES = {"betrayal_reshuffle": RESHUFFLE_CHOICES, "option2_refill": REFILL_CHOICES,

@@ -13,7 +13,8 @@ import numpy as np
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from sim.core.engine import ConfigError
-from sim.core.yaml_files import load_yaml_file
+from sim.core.arguments import parse_bool
+from sim.core.yaml_files import load_yaml_file, validation_error_line
 from sim.core.records import define_array_record
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.rules import N_SWITCHES, SWITCH_INDEX, SWITCHES
@@ -334,22 +335,6 @@ DATA_FIELDS = (
 LouisData, LouisDataArrays = define_array_record("LouisData", DATA_FIELDS, globals())
 
 
-def _format_validation_error(path: Path, error: ValidationError) -> str:
-    first = error.errors()[0]
-    message = first["msg"].removeprefix("Value error, ")
-    if not first["loc"]:  # a whole-file consistency check: its message names the key
-        return f"{path}: {message}"
-    # a mapping's key that fails is located as (..., key, "[key]"): named as the key itself
-    key = ".".join(str(part) for part in first["loc"] if part != "[key]")
-    found = first.get("input")
-    found_text = repr(found) if not isinstance(found, dict) else "a mapping"
-    if first["type"] == "missing":
-        return f"{path}: key '{key}': required but missing"
-    if len(found_text) > 80:
-        found_text = found_text[:77] + "..."
-    return f"{path}: key '{key}': {message} (found {found_text})"
-
-
 def load_game_file(path: str | Path | None = None, overrides: dict | None = None) -> LouisXIVFile:
     """Read and validate a Louis XIV game file; ``overrides`` (nested dict) is merged on top
     (a variant). Raises ConfigError with one line naming file, key, expected and found."""
@@ -362,7 +347,7 @@ def load_game_file(path: str | Path | None = None, overrides: dict | None = None
     try:
         return LouisXIVFile.model_validate(raw)
     except ValidationError as error:
-        raise ConfigError(_format_validation_error(path, error)) from None
+        raise ConfigError(validation_error_line(path, error)) from None
 
 
 def _merge(base: dict, overrides: dict) -> dict:
@@ -382,20 +367,9 @@ def rule_vector(model: LouisXIVFile, overrides: dict | None = None) -> np.ndarra
         for name, value in source.items():
             if name not in SWITCH_INDEX:
                 raise ConfigError(f"rule '{name}': unknown rule switch; expected one of {', '.join(sorted(SWITCH_INDEX))}")
-            rules[SWITCH_INDEX[name]] = float(_as_bool(name, value))
+            rules[SWITCH_INDEX[name]] = float(parse_bool(value, f"rule '{name}'"))
     assert rules.shape == (N_SWITCHES,)
     return rules
-
-
-def _as_bool(name: str, value) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"rule '{name}': expected true or false, found {value!r}")
 
 
 def pays_for(token: int, cost: int) -> bool:
