@@ -152,7 +152,7 @@ def test_a_bad_rule_value_names_the_command_line_not_the_file():
 
 def test_a_bad_boolean_rule_value_names_the_command_line():
     message = error_line(rule_overrides={"random_start_player": "sometimes"})
-    assert message == "--rule random_start_player: expected true or false (found 'sometimes')"
+    assert message == "--rule random_start_player: expected true or false, found 'sometimes'"
 
 
 def test_a_bad_number_from_the_command_line_names_the_command_line():
