@@ -1,6 +1,8 @@
 """§4.1 step 2: the rulebook fixes no order for a player's resources abilities, so the order is
 the bot's choice (strategies/louis_xiv.py, choose_resources_order)."""
 import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.decisions import pack_order, unpack_order
@@ -90,3 +92,19 @@ def test_random_order_with_one_ability_draws_nothing(fresh_state, setup, random_
     order = choose_resources_order(state, setup.data, YELLOW, families[YELLOW], params[YELLOW])
     assert unpack_order(order, N_RESOURCES)[0] == C.LB_GOLD
     np.testing.assert_array_equal(state.streams, before)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(held=st.lists(st.sampled_from(C.RESOURCES_ABILITIES), max_size=6), seed=st.integers(0, 2**32),
+       bot=st.sampled_from(["greedy", "random"]))
+def test_every_order_uses_each_resources_ability_once(fresh_state, setup, greedy, random_bots, held, seed, bot):
+    """Whatever the bot and the cards held: every resources ability comes exactly once in the
+    order, the ones held first (so each played card works once per round, §4.1 step 2)."""
+    families, params = greedy if bot == "greedy" else random_bots
+    state = fresh_state(3, seed=seed, round_number=2)
+    holding(state, YELLOW, 6, 2, *held)
+    order = unpack_order(choose_resources_order(state, setup.data, YELLOW, families[YELLOW], params[YELLOW]),
+                         N_RESOURCES)
+    assert sorted(order) == sorted(C.RESOURCES_ABILITIES)
+    if bot == "random":
+        assert set(order[:len(set(held))]) == set(held)
