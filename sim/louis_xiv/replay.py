@@ -122,7 +122,8 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
         return f"  seat {a + 1} pays {c} gold, returns a {C.TOKEN_NAMES[b]} and takes a crown (LB-TOKENSWAP)"
     if code == E.MISSION_SWAP:
         swapped = ", ".join(mission_names[card] for card in (b, c) if card >= 0)
-        return f"  seat {a + 1} puts {amount(d, 'mission card')} ({swapped}) under the decks and draws as many (LB-MISSIONSWAP)"
+        return (f"  seat {a + 1} puts {amount(d, 'mission card')} ({swapped}) under the decks and draws as many"
+                " (LB-MISSIONSWAP)")
     if code == E.TOKEN_CAP:
         kept = [amount(count, C.TOKEN_NAMES[kind]) for kind, count in enumerate((c, d, e, f, g)) if count > 0]
         return (f"  seat {a + 1} returns {amount(b, 'token')} over the limit and takes as many coats;"

@@ -45,7 +45,8 @@ COURTIER_COLUMNS = (
 C_MARKERS = 7                     # + seat; C_MARKERS + 4 = imaginary player
 (C_INTRIGUE_SEAT, C_INTRIGUE_MARKERS, C_INTRIGUE_FROM_GENERAL, C_ONCE_FIRST_SEAT, C_MAJORITY_TIE,
  C_TOP_SEAT, C_LOUIS_CASE, C_FREE_MASK, C_CROWN_SEAT, C_SECOND_SEAT, C_BRIBE_MASK, C_BRIBE_GOLD,
- C_TO_GENERAL_MASK, C_FLIPPED, C_EMPTY, C_MAJORITY_TIE_DECIDED) = range(C_MARKERS + MAX_PLAYERS + 1, len(COURTIER_COLUMNS))
+ C_TO_GENERAL_MASK, C_FLIPPED, C_EMPTY, C_MAJORITY_TIE_DECIDED) = range(C_MARKERS + MAX_PLAYERS + 1,
+                                                                       len(COURTIER_COLUMNS))
 
 # louis_case values (rules §4.3.4); 0 when Louis XIV is not on the courtier
 LOUIS_CASE_NAMES = ("none", "A", "B", "C", "D", "E")
