@@ -86,15 +86,27 @@ def _share_matrix(counts: pd.DataFrame, source: str, target: str, names: dict) -
 
 
 def majority_ties(courtiers: pl.LazyFrame) -> pd.DataFrame:
-    """Per courtier: evaluations, how often two or more colours tied for most markers (rate
-    with interval), and how often nobody had a marker there."""
+    """Per courtier: evaluations, how often two or more colours tied for most markers, how often
+    such a tie decided who got the gift, first place or Louis XIV's crown (``decisive_ties``:
+    not on a threshold side, where every qualifying player receives the gift; rates with
+    intervals), and how often nobody had a marker there."""
     frame = _counts(courtiers, ["courtier"],
                     pl.len().alias("evaluations"), pl.col("majority_tie").sum().alias("ties"),
+                    decisive_tie(courtiers).sum().alias("decisive_ties"),
                     pl.col("empty").sum().alias("empty"),
                     (pl.col("once_first_seat") >= 0).sum().alias("ties_broken_by_once_first"))
     frame = with_rate(frame, "ties", "evaluations", "tie_rate")
+    frame = with_rate(frame, "decisive_ties", "evaluations", "decisive_tie_rate")
     frame["empty_rate"] = frame["empty"] / frame["evaluations"]
     return frame
+
+
+def decisive_tie(courtiers: pl.LazyFrame) -> pl.Expr:
+    """The ``majority_tie_decided`` column; for runs written before it existed, the same rule
+    from the other columns (a tie on Louis XIV's courtier or on a gold or first-place side)."""
+    if "majority_tie_decided" in courtiers.collect_schema().names():
+        return pl.col("majority_tie_decided")
+    return pl.col("majority_tie") * ((pl.col("louis") > 0) | (pl.col("mode") != 2)).cast(pl.Int32)
 
 
 def louis_outcomes(courtiers: pl.LazyFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -61,15 +61,16 @@ def flip_section(courtiers, ctx: Context) -> Section:
         "Rows: side (or mode) at one evaluation; columns: at the same courtier's next evaluation; "
         "each row sums to 100%.", ctx.n_games))
     ties = lx.majority_ties(courtiers)
-    figure = plots.bars_with_intervals(ties, "courtier", "tie_rate", "tie_rate_low", "tie_rate_high",
-                                       xlabel="courtier", ylabel="majority tie (%)")
+    figure = plots.bars_with_intervals(ties, "courtier", "decisive_tie_rate", "decisive_tie_rate_low",
+                                       "decisive_tie_rate_high", xlabel="courtier", ylabel="deciding majority tie (%)")
     section.figures.append(ctx.store.add(
         "courtier_majority_ties", "Majority ties per courtier", figure, ties,
-        "Share of evaluations where two or more colours tie for most markers (95% Wilson intervals); "
-        "the CSV also gives empty tiles and ties broken by DB-ONCEFIRST.", ctx.n_games))
-    top = ties.loc[ties["tie_rate"].idxmax()]
-    ctx.headlines.append(f"Majority ties are most frequent on courtier {int(top.courtier)} "
-                         f"({pct(top.tie_rate)} of its evaluations).")
+        "Share of evaluations where two or more colours tie for most markers and the tie decides who gets "
+        "the gift, first place or Louis XIV's crown (not on threshold sides; 95% Wilson intervals); the CSV "
+        "also gives all ties, empty tiles and ties broken by DB-ONCEFIRST.", ctx.n_games))
+    top = ties.loc[ties["decisive_tie_rate"].idxmax()]
+    ctx.headlines.append(f"Majority ties that decide a gift are most frequent on courtier {int(top.courtier)} "
+                         f"({pct(top.decisive_tie_rate)} of its evaluations).")
     return section
 
 

@@ -21,7 +21,7 @@ from numba.extending import overload
 from sim.core.kernels import inline_game_kernel, game_kernel
 
 from sim.core.engine import BotSeat, ConfigError
-from sim.core.random_streams import below, draw_uniforms, pick_by_counts
+from sim.core.random_streams import below, draw_uniforms, pick_by_counts, shuffle
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.components import list_card_payments
 from sim.louis_xiv.data import (LB_SKIP_COST, RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT,
@@ -29,8 +29,8 @@ from sim.louis_xiv.data import (LB_SKIP_COST, RETRIEVE_COURTIER_CARD_COUNT, RETR
 from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, INCOME_TWO_MARKERS,
                                      INTRIGUE_NONE, INTRIGUE_ONE_FROM_GENERAL, INTRIGUE_ONE_FROM_OWN,
                                      INTRIGUE_TWO_FROM_OWN, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH,
-                                     OPTION_PAY_1, PLACE, PLACE_FOUR, PURPOSE_CONDE, RETRIEVE,
-                                     RETRIEVE_FOUR, SKIP)
+                                     OPTION_PAY_1, ORDER_BITS, PLACE, PLACE_FOUR, PURPOSE_CONDE, RETRIEVE,
+                                     RETRIEVE_FOUR, SKIP, pack_order)
 from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, TRACE_ON
 from sim.louis_xiv.turn_options import best_turn_option, list_turn_options
 from strategies.parameters import Parameter, bot_seat, parameter_vector
@@ -532,6 +532,53 @@ def use_optional_ability(state, data, player, ability, family, params):
     if ability == C.LB_MARKER:
         return state.general_supply[player] > 0
     return True
+
+
+# Resources-step orders (decisions.py packing): the rules file's, and DB-CARDFORMARKER first
+RULES_FILE_RESOURCES_ORDER = pack_order(C.RESOURCES_ABILITIES)
+CARD_FOR_MARKER_FIRST_ORDER = pack_order((C.DB_CARDFORMARKER,)
+                                         + tuple(a for a in C.RESOURCES_ABILITIES if a != C.DB_CARDFORMARKER))
+
+
+@game_kernel
+def choose_resources_order(state, data, player, family, params):
+    """§4.1 step 2: the order in which the player uses his resources abilities (packed, as in
+    decisions.py). Random: a uniform order of the abilities he holds, from a stream of its own
+    (``SOURCE_RESOURCES_ORDER + seat``), so that no other draw shifts. Greedy: DB-CARDFORMARKER
+    first when it spends a marker now and a marker-retrieving ability (LB-MARKER, B-INCOME,
+    DB-MARKERS3) can then bring that marker back; otherwise the rules file's order, where
+    DB-CARDFORMARKER comes last and markers retrieved before can pay for it (the order matters
+    for nothing else, so other games stay as they were)."""
+    if family == RANDOM:
+        return random_resources_order(state, player)
+    counts = state.ability_count[player]
+    retrieving = counts[C.LB_MARKER] + counts[C.B_INCOME] + counts[C.DB_MARKERS3]
+    if (counts[C.DB_CARDFORMARKER] > 0 and retrieving > 0 and state.own_supply[player] > 0
+            and use_optional_ability(state, data, player, C.DB_CARDFORMARKER, family, params)):
+        return CARD_FOR_MARKER_FIRST_ORDER
+    return RULES_FILE_RESOURCES_ORDER
+
+
+@game_kernel
+def random_resources_order(state, player):
+    """The abilities the player holds in a shuffled order, then the others (which do nothing)."""
+    abilities = state.scratch_ints
+    n_held = 0
+    for ability in C.RESOURCES_ABILITIES:
+        if state.ability_count[player, ability] > 0:
+            abilities[n_held] = ability
+            n_held += 1
+    n_listed = n_held
+    for ability in C.RESOURCES_ABILITIES:
+        if state.ability_count[player, ability] == 0:
+            abilities[n_listed] = ability
+            n_listed += 1
+    if n_held > 1:
+        shuffle(state.streams, C.SOURCE_RESOURCES_ORDER + player, abilities, n_held)
+    order = 0
+    for slot in range(n_listed):
+        order |= abilities[slot] << (ORDER_BITS * slot)
+    return order
 
 
 @game_kernel

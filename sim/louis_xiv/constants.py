@@ -43,6 +43,10 @@ ABILITY_NAMES = (
  DB_ONCEFIRST, DB_BRIBE_1) = range(len(ABILITY_NAMES))
 N_ABILITIES = len(ABILITY_NAMES)
 
+# Resources-step abilities (§4.1 step 2), in the rules file's order; the rulebook fixes no order
+# of use, so each player chooses it (strategies/louis_xiv.py, choose_resources_order)
+RESOURCES_ABILITIES = (LB_MARKER, LB_GOLD, B_INCOME, B_COAT, DB_MARKERS3, DB_GOLD3, DB_INTRIGUE, DB_CARDFORMARKER)
+
 # Start-of-influence-phase placement abilities (§4.2 step 1) and the courtier each names
 # (-1: the courtier where Louis XIV stands). Courtier numbers are 0-based here.
 START_PLACEMENT_ABILITIES = (LB_TILE1, LB_TILE2, LB_TILE3, LB_TILE4, B_LOUIS, B_TILE5, B_TILE9)
@@ -53,4 +57,5 @@ SOURCE_SETUP = 0       # gold cards, deck shuffles at setup and every reshuffle,
 SOURCE_COATS = 1       # coat-of-arms draws
 SOURCE_BOT = 2         # + seat: each seat's bot randomness
 SOURCE_SEARCH = SOURCE_BOT + MAX_PLAYERS   # + seat: a search bot's determinizations and rollouts
-N_SOURCES = SOURCE_SEARCH + MAX_PLAYERS
+SOURCE_RESOURCES_ORDER = SOURCE_SEARCH + MAX_PLAYERS   # + seat: a random bot's order of its resources abilities
+N_SOURCES = SOURCE_RESOURCES_ORDER + MAX_PLAYERS

@@ -33,6 +33,25 @@ INCOME_TWO_GOLD = 0
 INCOME_GOLD_AND_MARKER = 1
 INCOME_TWO_MARKERS = 2
 
+# The order of a player's resources-step abilities (§4.1 step 2): a permutation of
+# constants.RESOURCES_ABILITIES as ability ids packed 8 bits each, the first to use in the lowest
+# byte (one integer: no buffer to fill per player and round)
+ORDER_BITS = 8
+ORDER_MASK = (1 << ORDER_BITS) - 1
+
+
+def pack_order(abilities) -> int:
+    """The packed order of a sequence of ability ids (first used first)."""
+    order = 0
+    for slot, ability in enumerate(abilities):
+        order |= int(ability) << (ORDER_BITS * slot)
+    return order
+
+
+def unpack_order(order: int, length: int) -> list[int]:
+    return [(int(order) >> (ORDER_BITS * slot)) & ORDER_MASK for slot in range(length)]
+
+
 # Mission options (§4.5): card, token paid for the first cost, token paid for the second
 OPTION_CARD = 0
 OPTION_PAY_1 = 1

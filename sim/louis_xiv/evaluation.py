@@ -71,10 +71,14 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
     top_count, n_at_top, top = most_markers(counts)
     row[R.C_EMPTY] = 1 if top_count == 0 else 0
     row[R.C_MAJORITY_TIE] = 1 if n_at_top > 1 else 0
+    # a tie decides who gets the gift (or first place, or Louis XIV's crown) except on a
+    # threshold side without Louis XIV, where every qualifying player receives it (§4.3.3)
+    decisive_tie = n_at_top > 1 and (louis or mode != C.THRESHOLD_MODE)
+    row[R.C_MAJORITY_TIE_DECIDED] = 1 if decisive_tie else 0
     if n_at_top != 1:
         top = -1
     once_first = -1
-    if n_at_top > 1 and (louis or mode != C.THRESHOLD_MODE):
+    if decisive_tie:
         once_first = offer_once_first(state, data, courtier, counts, top_count, bot_family, bot_params)
         if once_first >= 0:
             top = once_first
@@ -232,6 +236,7 @@ def hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, bot_f
         player = seat_order(state, position)
         if free_mask & (1 << player):
             if player == crown:
+                trace_event(state, E.LOUIS_CROWN, player, courtier, 0, 0, 0, 0, 0)
                 take_token(state, rules, player, C.CROWN)
                 state.stats[player, CROWNS_FROM_LOUIS] += 1
             apply_gift(state, data, rules, player, courtier, bot_family[player], bot_params[player])
@@ -277,7 +282,9 @@ def apply_gift(state, data, rules, player, courtier, family, params):
     """§5: a courtier's gift, as described by the game data (token, coats, gold, cards,
     markers placed by Condé / Maintenon, markers retrieved)."""
     state.stats[player, GIFTS_RECEIVED] += 1
-    trace_event(state, E.GIFT, player, courtier, 0, 0, 0, 0, 0)
+    # what the gift holds by the game data (Condé's and Maintenon's markers get lines of their own)
+    trace_event(state, E.GIFT, player, courtier, data.gift_token[courtier], data.gift_coats[courtier],
+                data.gift_gold[courtier], data.gift_influence_cards[courtier], data.gift_intrigue_cards[courtier])
     if data.gift_token[courtier] >= 0:
         take_token(state, rules, player, data.gift_token[courtier])
     if data.gift_coats[courtier] > 0:
@@ -293,7 +300,8 @@ def apply_gift(state, data, rules, player, courtier, family, params):
     if data.gift_place_on[courtier] >= 0:
         place_maintenon_markers(state, data, player, courtier, family, params)
     if data.gift_retrieve[courtier] > 0:
-        retrieve_markers(state, player, data.gift_retrieve[courtier])
+        moved = retrieve_markers(state, player, data.gift_retrieve[courtier])
+        trace_event(state, E.GIFT_RETRIEVE, player, courtier, moved, 0, 0, 0, 0)
 
 
 @game_kernel
@@ -316,8 +324,9 @@ def place_maintenon_markers(state, data, player, courtier, family, params):
     (own supply when short) onto her named courtier (5); optional, 0..count."""
     maximum = min(data.gift_place_on_count[courtier], state.general_supply[player] + state.own_supply[player])
     count = choose_maintenon_count(state, data, player, maximum, family, params)
+    from_own = max(0, count - state.general_supply[player])
     placed = place_from_general(state, player, data.gift_place_on[courtier], count)
-    trace_event(state, E.MAINTENON, player, data.gift_place_on[courtier], placed, 0, 0, 0, 0)
+    trace_event(state, E.MAINTENON, player, data.gift_place_on[courtier], placed, from_own, 0, 0, 0)
 
 
 @game_kernel

@@ -4,7 +4,7 @@ phase abilities, the turn loop of influence cards, DB-ENDPLACE, returning and re
 The legal turns are enumerated in turn_options.py (listed into a move buffer for the random bot,
 tests and search bots; scored on the fly by the greedy bot).
 """
-from sim.core.kernels import copy_into_2d, game_kernel
+from sim.core.kernels import copy_into_2d, game_kernel, inline_game_kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -16,7 +16,7 @@ from sim.louis_xiv.turn_options import list_turn_options  # noqa: F401 - part of
 from sim.louis_xiv.setup import shuffle_influence_deck
 from sim.louis_xiv.state import (GOLD_SPENT_SKIP, IMAGINARY_ACTIVE, INFLUENCE_POSITION, INFLUENCE_TURNS, LOUIS_COURTIER,
                                  MARKERS_PLACED, MARKERS_RETRIEVED, N_PLAYERS, PLACE_TURNS, RETRIEVE_TURNS,
-                                 hand_size, seat_order, trace_event)
+                                 TRACE_ON, hand_size, seat_order, trace_event)
 from sim.louis_xiv.decisions import (CARD_SWAP, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH, PLACE_FOUR,
                                      PURPOSE_END_PLACEMENT, RETRIEVE, RETRIEVE_FOUR, SKIP)
 from strategies.louis_xiv import (choose_card_to_spend, choose_courtier_for_marker, choose_influence_turn,
@@ -153,9 +153,19 @@ def apply_move(state, data, player, move, family, params):
         placed += count
     state.stats[player, PLACE_TURNS] += 1
     state.stats[player, MARKERS_PLACED] += placed
-    trace_event(state, E.PLACE, player, card, move[MOVE_PATH] * 16 + move[MOVE_PATH + 1],
-                move[MOVE_PATH + 2] * 16 + move[MOVE_PATH + 3], move[MOVE_PATH + 4] * 16 + move[MOVE_PATH + 5],
-                move[MOVE_PATH + 6] * 16 + move[MOVE_PATH + 7], kind)
+    if state.game[TRACE_ON] != 0:
+        trace_event(state, E.PLACE, player, card, path_step_for_log(move, 0), path_step_for_log(move, 1),
+                    path_step_for_log(move, 2), path_step_for_log(move, 3), kind)
+
+
+@inline_game_kernel
+def path_step_for_log(move, step):
+    """Step ``step`` of a placement path as courtier * 16 + markers for the replay log, -1 past
+    the path's end: a move row keeps the steps of an earlier, longer option there (a card played
+    for nothing has no step at all)."""
+    if step >= move[MOVE_LENGTH]:
+        return -1
+    return move[MOVE_PATH + 2 * step] * 16 + move[MOVE_PATH + 2 * step + 1]
 
 
 @game_kernel

@@ -136,12 +136,14 @@ def mission_swaps(state, data, player, family, params):
         n_swapped = choose_mission_swap(state, data, player, family, params, chosen)
         if n_swapped == 0:
             continue
+        # logged before the draws, which may reuse the scratch space holding the chosen cards
+        trace_event(state, E.MISSION_SWAP, player, chosen[0], chosen[1] if n_swapped > 1 else -1, n_swapped,
+                    0, 0, 0)
         for slot in range(n_swapped):
             mission_card_under_deck(state, data, player, chosen[slot])
         for _ in range(n_swapped):
             draw_from_chosen_deck(state, data, player, family, params)
         ability_used(state, player, C.LB_MISSIONSWAP, n_swapped)
-        trace_event(state, E.MISSION_SWAP, player, chosen[0], chosen[1], n_swapped, 0, 0, 0)
 
 
 @game_kernel
@@ -155,4 +157,6 @@ def token_cap(state, data, rules, player, family, params):
         draw_coats(state, rules, player, 1, COATS_FROM_TOKEN_CAP)
         returned += 1
     if returned > 0:
-        trace_event(state, E.TOKEN_CAP, player, returned, 0, 0, 0, 0, 0)
+        tokens = state.tokens[player]
+        trace_event(state, E.TOKEN_CAP, player, returned, tokens[C.CROWN], tokens[C.SCEPTER], tokens[C.HELMET],
+                    tokens[C.RING], tokens[C.DOCUMENT])

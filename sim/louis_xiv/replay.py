@@ -24,6 +24,20 @@ def seats(mask: int) -> str:
     return ", ".join(chosen) if chosen else "nobody"
 
 
+def amount(count: int, thing: str) -> str:
+    return f"{count} {thing}" + ("" if count == 1 else "s")
+
+
+def gift_contents(token: int, coats: int, gold: int, influence_cards: int, intrigue_cards: int) -> str:
+    """What a gift holds (GIFT event); Condé's and Maintenon's markers follow on lines of their own."""
+    parts = [f"a {C.TOKEN_NAMES[token]}"] if token >= 0 else []
+    for count, thing in ((coats, "coat"), (gold, "gold"), (influence_cards, "influence card"),
+                         (intrigue_cards, "intrigue card")):
+        if count > 0:
+            parts.append(f"{count} gold" if thing == "gold" else amount(count, thing))
+    return ", ".join(parts) or "markers only (below)"
+
+
 def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event code reads best
     code, a, b, c, d, e, f, g = (int(value) for value in row)
     if code == E.ROUND_START:
@@ -52,7 +66,9 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
                 path.append(f"{count} on {courtier + 1}")
         how = " (DB-PLACE4)" if g == PLACE_FOUR else ""
         played = card_name(b)
-        return f"Influence: seat {a + 1} plays {played}{how} and places " + (" -> ".join(path) if path else "nothing")
+        if not path:
+            return f"Influence: seat {a + 1} plays {played}{how} for nothing (places no marker)"
+        return f"Influence: seat {a + 1} plays {played}{how} and places " + " -> ".join(path)
     if code == E.RETRIEVE:
         return f"Influence: seat {a + 1} plays {card_name(b)} ({MOVE_KIND_NAMES[d]}) and retrieves {c} markers"
     if code == E.SKIP:
@@ -81,13 +97,18 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
         second = f", second place: seat {g + 1}" if g >= 0 else ""
         return f"  {mode} side{louis}: sole top holder {top}; free gift to {seats(e)}{second}"
     if code == E.GIFT:
-        return f"  seat {a + 1} receives the gift of {courtier_name(b)}"
+        return f"  seat {a + 1} receives the gift of {courtier_name(b)}: {gift_contents(c, d, e, f, g)}"
+    if code == E.LOUIS_CROWN:
+        return f"  seat {a + 1} takes Louis XIV's crown as the top holder of {courtier_name(b)}"
+    if code == E.GIFT_RETRIEVE:
+        return f"  seat {a + 1} moves {amount(c, 'own marker')} general -> own supply (gift of {courtier_name(b)})"
     if code == E.BRIBE:
         return f"  seat {a + 1} bribes {courtier_name(b)} for {c} gold"
     if code == E.CONDE_PLACEMENT:
         return f"  seat {a + 1} (Condé) puts a marker on {courtier_name(b)}"
     if code == E.MAINTENON:
-        return f"  seat {a + 1} (Maintenon) puts {c} markers on {courtier_name(b)}"
+        from_own = f" ({d} of them from the own supply)" if d else ""
+        return f"  seat {a + 1} (Maintenon) puts {amount(c, 'marker')} on {courtier_name(b)}{from_own}"
     if code == E.MARKERS_RETURNED:
         return f"  markers leave {courtier_name(a)}; to the general supply: {seats(b)}"
     if code == E.FLIP:
@@ -100,9 +121,13 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
     if code == E.TOKEN_SWAP:
         return f"  seat {a + 1} pays {c} gold, returns a {C.TOKEN_NAMES[b]} and takes a crown (LB-TOKENSWAP)"
     if code == E.MISSION_SWAP:
-        return f"  seat {a + 1} swaps {c} mission card(s) (LB-MISSIONSWAP)"
+        swapped = ", ".join(mission_names[card] for card in (b, c) if card >= 0)
+        return (f"  seat {a + 1} puts {amount(d, 'mission card')} ({swapped}) under the decks and draws as many"
+                " (LB-MISSIONSWAP)")
     if code == E.TOKEN_CAP:
-        return f"  seat {a + 1} returns {b} token(s) over the limit and takes as many coats"
+        kept = [amount(count, C.TOKEN_NAMES[kind]) for kind, count in enumerate((c, d, e, f, g)) if count > 0]
+        return (f"  seat {a + 1} returns {amount(b, 'token')} over the limit and takes as many coats;"
+                f" keeps {', '.join(kept) or 'no token'}")
     if code == E.CONVERSION:
         return (f"End: seat {a + 1} converts {b} influence, {c} intrigue, {d} tokens, {e} markers on courtiers,"
                 f" {f} x 3 gold into coats")

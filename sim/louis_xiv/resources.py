@@ -7,11 +7,12 @@ from sim.louis_xiv import events as E
 from sim.louis_xiv.components import (ability_used, draw_coats, draw_influence_card, draw_intrigue_card, gain_gold,
                                       retrieve_markers)
 from sim.louis_xiv.data import INFLUENCE_HAND
-from sim.louis_xiv.decisions import INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD
+from sim.louis_xiv.decisions import INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, ORDER_BITS, ORDER_MASK
 from sim.louis_xiv.rules import THREE_PLAYER_COMPENSATION
 from sim.louis_xiv.state import (COATS_FROM_MISSIONS, LOUIS_COURTIER, N_PLAYERS, ROUND, seat_order,
                                  trace_event)
-from strategies.louis_xiv import choose_income, choose_markers_to_retrieve, use_optional_ability
+from strategies.louis_xiv import (choose_income, choose_markers_to_retrieve, choose_resources_order,
+                                  use_optional_ability)
 
 
 @game_kernel
@@ -50,15 +51,27 @@ def three_player_compensation(state, rules):
 
 @game_kernel
 def use_resources_abilities(state, data, rules, player, family, params):
-    """§4.1 step 2 / §6: each played card with a resources ability works once per round."""
-    for _ in range(state.ability_count[player, C.LB_MARKER]):
+    """§4.1 step 2 / §6: each played card with a resources ability works once per round, in the
+    order the player chooses (the rulebook fixes none: DB-CARDFORMARKER's marker, say, can come
+    back with LB-MARKER only when DB-CARDFORMARKER goes first)."""
+    order = choose_resources_order(state, data, player, family, params)
+    for slot in range(len(C.RESOURCES_ABILITIES)):
+        ability = (order >> (ORDER_BITS * slot)) & ORDER_MASK
+        for _ in range(state.ability_count[player, ability]):
+            use_resources_ability(state, data, rules, player, ability, family, params)
+
+
+@game_kernel
+def use_resources_ability(state, data, rules, player, ability, family, params):
+    """One card's resources ability (§6)."""
+    if ability == C.LB_MARKER:
         if use_optional_ability(state, data, player, C.LB_MARKER, family, params):
             moved = retrieve_markers(state, player, 1)
             ability_used(state, player, C.LB_MARKER, moved)
-    for _ in range(state.ability_count[player, C.LB_GOLD]):
+    elif ability == C.LB_GOLD:
         gain_gold(state, data, rules, player, 1)
         ability_used(state, player, C.LB_GOLD, 1)
-    for _ in range(state.ability_count[player, C.B_INCOME]):
+    elif ability == C.B_INCOME:
         choice = choose_income(state, data, player, family, params)
         if choice == INCOME_TWO_GOLD:
             gain_gold(state, data, rules, player, 2)
@@ -68,21 +81,21 @@ def use_resources_abilities(state, data, rules, player, family, params):
         else:
             retrieve_markers(state, player, 2)
         ability_used(state, player, C.B_INCOME, choice)
-    for _ in range(state.ability_count[player, C.B_COAT]):
+    elif ability == C.B_COAT:
         draw_coats(state, rules, player, 1, COATS_FROM_MISSIONS)
         ability_used(state, player, C.B_COAT, 1)
-    for _ in range(state.ability_count[player, C.DB_MARKERS3]):
+    elif ability == C.DB_MARKERS3:
         count = choose_markers_to_retrieve(state, data, player, 3, family, params)
         moved = retrieve_markers(state, player, count)
         ability_used(state, player, C.DB_MARKERS3, moved)
-    for _ in range(state.ability_count[player, C.DB_GOLD3]):
+    elif ability == C.DB_GOLD3:
         gain_gold(state, data, rules, player, 3)
         ability_used(state, player, C.DB_GOLD3, 3)
-    for _ in range(state.ability_count[player, C.DB_INTRIGUE]):
+    elif ability == C.DB_INTRIGUE:
         if use_optional_ability(state, data, player, C.DB_INTRIGUE, family, params):
             card = draw_intrigue_card(state, player)
             ability_used(state, player, C.DB_INTRIGUE, card)
-    for _ in range(state.ability_count[player, C.DB_CARDFORMARKER]):
+    elif ability == C.DB_CARDFORMARKER:
         # one own marker own -> general supply buys the top influence card (an extra turn)
         if state.own_supply[player] > 0 and use_optional_ability(state, data, player, C.DB_CARDFORMARKER, family, params):
             state.own_supply[player] -= 1

@@ -39,13 +39,14 @@ COURTIER_COLUMNS = (
     + tuple(f"markers_seat_{s}" for s in _SEATS) + ("markers_imaginary",)
     + ("intrigue_seat", "intrigue_markers", "intrigue_from_general", "once_first_seat",
        "majority_tie", "top_seat", "louis_case", "free_mask", "crown_seat", "second_seat",
-       "bribe_mask", "bribe_gold", "to_general_mask", "flipped", "empty")
+       "bribe_mask", "bribe_gold", "to_general_mask", "flipped", "empty", "majority_tie_decided")
 )
 (C_GAME_INDEX, C_ROUND, C_COURTIER, C_SIDE, C_MODE, C_VALUE, C_LOUIS) = range(7)
 C_MARKERS = 7                     # + seat; C_MARKERS + 4 = imaginary player
 (C_INTRIGUE_SEAT, C_INTRIGUE_MARKERS, C_INTRIGUE_FROM_GENERAL, C_ONCE_FIRST_SEAT, C_MAJORITY_TIE,
  C_TOP_SEAT, C_LOUIS_CASE, C_FREE_MASK, C_CROWN_SEAT, C_SECOND_SEAT, C_BRIBE_MASK, C_BRIBE_GOLD,
- C_TO_GENERAL_MASK, C_FLIPPED, C_EMPTY) = range(C_MARKERS + MAX_PLAYERS + 1, len(COURTIER_COLUMNS))
+ C_TO_GENERAL_MASK, C_FLIPPED, C_EMPTY, C_MAJORITY_TIE_DECIDED) = range(C_MARKERS + MAX_PLAYERS + 1,
+                                                                       len(COURTIER_COLUMNS))
 
 # louis_case values (rules §4.3.4); 0 when Louis XIV is not on the courtier
 LOUIS_CASE_NAMES = ("none", "A", "B", "C", "D", "E")

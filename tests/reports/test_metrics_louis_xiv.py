@@ -73,6 +73,27 @@ def test_majority_ties(courtiers):
     assert ties.loc[2, "ties_broken_by_once_first"] == 1
 
 
+def test_decisive_majority_ties_leave_out_threshold_sides():
+    """A tie on a threshold side decides nothing; ties on gold sides and on Louis XIV's courtier
+    (a threshold side is never under Louis XIV in the shipped game, but the rule says so) do."""
+    rows = courtier_rows({
+        (0, 2): [(0, 0, {"majority_tie": 1, "majority_tie_decided": 0}),          # threshold side
+                 (1, 0, {"majority_tie": 1, "majority_tie_decided": 1})],         # gold side
+        (0, 1): [(0, 0, {"majority_tie": 1, "louis": 1, "majority_tie_decided": 1}), (0, 0, {})],
+    })
+    ties = lx.majority_ties(rows).set_index("courtier")
+    assert ties.loc[2, "ties"] == 2 and ties.loc[2, "decisive_ties"] == 1
+    assert ties.loc[2, "decisive_tie_rate"] == pytest.approx(0.5)
+    assert ties.loc[1, "decisive_ties"] == 1
+
+
+def test_decisive_majority_ties_of_runs_without_the_column(courtiers):
+    """Runs written before ``majority_tie_decided`` existed: the same rule from side and Louis XIV."""
+    ties = lx.majority_ties(courtiers).set_index("courtier")
+    assert ties.loc[1, "decisive_ties"] == 1       # courtier 1, side A: gold
+    assert ties.loc[2, "decisive_ties"] == 0       # courtier 2, side A: threshold
+
+
 def test_bribes_and_gifts_by_winners(courtiers):
     bribes = lx.bribes_per_courtier(courtiers, n_games=2).set_index("courtier")
     assert bribes.loc[2, "bribes"] == 2 and bribes.loc[2, "gold_per_game"] == pytest.approx(3.0)
