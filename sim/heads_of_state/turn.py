@@ -237,7 +237,6 @@ def first_turn_takes(st, d, p):
 def play_turn(st, d, cx):
     """One turn of the active player (§4.0), then the next player clockwise."""
     p = st.scal[S_ACTIVE]
-    n_players = st.scal[S_N_PLAYERS]
     st.turns_round[st.scal[S_ROUND]] += 1
     st.scal[S_TURN] += 1
     mv = cx.moves
