@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable
 
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, Field
 
 from sim.core.engine import GAME_INDEX_LIMIT, ConfigError
 
@@ -110,3 +110,21 @@ def switch_in_model(value) -> bool:
 
 # A rule switch in a pydantic model: ``first_turn_refresh: RuleSwitch = False``.
 RuleSwitch = Annotated[bool, BeforeValidator(switch_in_model)]
+
+
+def check_integer_in(value, low: int, high: int) -> int:
+    """``value`` if it is an integer from ``low`` to ``high`` (a game file's count); ValueError
+    (for pydantic) otherwise. It must be written as a YAML integer: ``true`` is refused (YAML
+    booleans are Python ints), and so are ``5.0`` and ``"5"``: a count on a printed component is
+    a whole number, so a float or a text in its place is a slip, not a value to round. A huge
+    number (``1e19``) is refused before it reaches an int64 array, where numba would compile for
+    another integer type."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"expected an integer {low}..{high}")
+    return value
+
+
+def integer_in(low: int, high: int):
+    """The pydantic type of a game file's number from ``low`` to ``high`` (both included), the
+    range named in the error (check_integer_in)."""
+    return Annotated[int, BeforeValidator(lambda value: check_integer_in(value, low, high)), Field(ge=low, le=high)]

@@ -293,7 +293,6 @@ def run_cells(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int
     for cell in cells:
         check_arguments(engine, cell.n_players, list(cell.bots), seed, cell.n_games, jobs, chunk_size)
     check_plan_size(cells, chunk_size)
-    n_games = sum(cell.n_games for cell in cells)
     manifest = open_run_directory(out_dir, config, overwrite)
     ensure_writable(out_dir)
     chunks = plan_cell_chunks(cells, chunk_size)
@@ -327,8 +326,9 @@ def finish_run(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: in
     if reused:
         log(f"resuming: reused {reused} of {len(chunks)} finished chunks in {out_dir}")
     games_played = sum(chunk.n_games for chunk in pending)
-    play_chunks_in_workers(engine, setup, cells, seed, pending, out_dir, jobs, total_games=sum(
-        cell.n_games for cell in cells), progress=progress, run_hash=run_hash, log=log)
+    n_games = sum(cell.n_games for cell in cells)
+    play_chunks_in_workers(engine, setup, cells, seed, pending, out_dir, jobs, total_games=n_games,
+                           progress=progress, run_hash=run_hash, log=log)
     played = time.perf_counter()
 
     files, rows = merge_tables(out_dir, tables, chunks)
@@ -345,7 +345,7 @@ def finish_run(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: in
     })
     manifests.write_manifest(out_dir, manifest)
     run_directory.delete_parts(out_dir, manifest)
-    return RunResult(out_dir=out_dir, files=files, rows=rows, n_games=sum(cell.n_games for cell in cells),
+    return RunResult(out_dir=out_dir, files=files, rows=rows, n_games=n_games,
                      games_played=games_played, chunks_total=len(chunks), chunks_reused=reused,
                      wall_seconds=wall_seconds, games_per_second=manifest["timings"]["games_per_second"],
                      manifest=manifest)

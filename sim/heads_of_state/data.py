@@ -14,13 +14,13 @@ import copy
 import math
 from collections import namedtuple
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, PlainValidator, StrictBool, ValidationError
+from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError
 
 from sim.core.engine import ConfigError
-from sim.core.arguments import parse_bool
+from sim.core.arguments import check_integer_in, integer_in, parse_bool
 from sim.core.yaml_files import found_text, key_error_line, load_yaml_file, validation_error_line
 from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_ATTRIBUTES,
                                       N_COUNTRIES, N_RANKS, RANK_NAMES)
@@ -64,21 +64,6 @@ HosData = namedtuple("HosData", [
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-def check_integer_in(value, low: int, high: int):
-    """``value`` if it is an integer from ``low`` to ``high``; a boolean, a float (``1e19``) or text
-    is refused like an out-of-range count, with the range in the message. The bounds keep every
-    number one the rules make sensible and the kernels' int64 arrays can hold (a number beyond
-    int64 would make numba compile a new integer type for minutes)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"expected an integer {low}..{high}")
-    return value
-
-
-def integer_in(low: int, high: int):
-    """The pydantic type of a game-file number from ``low`` to ``high`` (check_integer_in)."""
-    return Annotated[int, PlainValidator(lambda value: check_integer_in(value, low, high))]
 
 
 # Bounds of the game file's numbers (rules file section; default value in brackets). Upper bounds

@@ -7,13 +7,13 @@ collected in ``numbers`` with named indices (``numbers[START_GOLD]``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sim.core.engine import ConfigError
-from sim.core.arguments import parse_bool
+from sim.core.arguments import integer_in, parse_bool
 from sim.core.yaml_files import load_yaml_file, validation_error_line
 from sim.core.records import define_array_record
 from sim.louis_xiv import constants as C
@@ -24,22 +24,6 @@ DEFAULT_GAME_FILE = Path(__file__).resolve().parents[2] / "configs" / "games" / 
 TokenName = Literal["crown", "scepter", "helmet", "ring", "document"]
 CostName = Literal["crown", "scepter", "helmet", "ring", "document", "any"]
 AbilityName = Literal[C.ABILITY_NAMES]  # type: ignore[valid-type]
-
-
-def integer(low: int, high: int):
-    """An integer of the game file in ``low..high`` (both included), the range named in the error.
-
-    It must be written as a YAML integer: ``true`` is refused (YAML booleans are Python ints),
-    and so are ``5.0`` and ``"5"``: a count on a printed component is a whole number, so a float
-    or a text in its place is a slip, not a value to round. A huge number (``1e19``) is refused
-    before it reaches an int64 array, where numba would compile for another integer type."""
-    expected = f"expected an integer {low}..{high}"
-
-    def check(value):
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(expected)
-        return value
-    return Annotated[int, BeforeValidator(check), Field(ge=low, le=high)]
 
 
 def problem(key: str, expected: str, found) -> ValueError:
@@ -53,17 +37,17 @@ MAX_MARKERS = 64        # §1: 64 markers in the box; one player (or the imagina
 MAX_GOLD = 1000         # any amount of gold: the printed bank holds 72 (§1), costs are 2..4
 MAX_CARDS = 64          # cards drawn by one gift, or of one kind; the game has 90 cards in all
 MAX_POINTS = 100        # victory points per coat or mission (printed: 1 and 5)
-COURTIER_NUMBER = integer(1, C.N_COURTIERS)   # courtiers are numbered 1..12 (§1.1)
-COUNT = integer(0, MAX_MARKERS)               # markers moved or needed
-AMOUNT = integer(0, MAX_GOLD)                 # gold paid or received
-CARDS = integer(0, MAX_CARDS)
-POINTS = integer(0, MAX_POINTS)
+COURTIER_NUMBER = integer_in(1, C.N_COURTIERS)   # courtiers are numbered 1..12 (§1.1)
+COUNT = integer_in(0, MAX_MARKERS)               # markers moved or needed
+AMOUNT = integer_in(0, MAX_GOLD)                 # gold paid or received
+CARDS = integer_in(0, MAX_CARDS)
+POINTS = integer_in(0, MAX_POINTS)
 # A placement puts 1..4 markers: the kernels enumerate placement paths of at most 4 courtiers
 # (turn_options.add_placements, decisions.MOVE_WIDTH), a bot's gains table has a column per
 # count 0..4 (state.scratch_gains), and with every placement size at 4 the turn options of the
 # largest possible hand (12 courtier cards and a joker, DB-PLACE4, LB-SKIP, B-CARDSWAP, Q9 off)
 # are 1,913 rows, within the move buffer (decisions.MOVE_CAPACITY = 2048).
-PLACEMENT = integer(1, 4)
+PLACEMENT = integer_in(1, 4)
 # The rules file's game has exactly 4 rounds (§3): 4 of the 8 gold cards are revealed, and the
 # three-player compensation (§9) falls in round 4. A shorter variant is allowed; a longer one is
 # not, since the gold cards and §9 are the printed game's (the seats table has score columns for
@@ -84,13 +68,13 @@ class Side(Strict):
 
 class PlaceOn(Strict):
     courtier: COURTIER_NUMBER
-    count: integer(1, MAX_MARKERS)
+    count: integer_in(1, MAX_MARKERS)
 
 
 class Gift(Strict):
     """A courtier's gift (§5) as data; every part may be absent (0)."""
     token: TokenName | None = None
-    coats: integer(0, MAX_CARDS) = 0
+    coats: integer_in(0, MAX_CARDS) = 0
     gold: AMOUNT = 0
     influence_cards: CARDS = 0
     intrigue_cards: CARDS = 0
@@ -109,7 +93,7 @@ class Courtier(Strict):
 
 class TokenKind(Strict):
     name: TokenName
-    count: integer(0, 100)   # a pile (§1.4: 10 crowns, 6 of each other kind)
+    count: integer_in(0, 100)   # a pile (§1.4: 10 crowns, 6 of each other kind)
 
 
 class GoldCard(Strict):
@@ -130,8 +114,8 @@ class Missions(Strict):
 
 class PlayerRange(Strict):
     # 2..4 players (§3): the state has a row per seat for C.MAX_PLAYERS = 4 seats
-    min: integer(2, C.MAX_PLAYERS)
-    max: integer(2, C.MAX_PLAYERS)
+    min: integer_in(2, C.MAX_PLAYERS)
+    max: integer_in(2, C.MAX_PLAYERS)
 
 
 class StartMissions(Strict):
@@ -142,40 +126,40 @@ class StartMissions(Strict):
 class ImaginaryPlayer(Strict):
     markers: COUNT
     on_louis: COUNT
-    cards_revealed: integer(0, C.N_COURTIERS * 4)   # at most every courtier card of a deck of 4 each
+    cards_revealed: integer_in(0, C.N_COURTIERS * 4)   # at most every courtier card of a deck of 4 each
     per_card: COUNT
 
 
 class LouisXIVFile(Strict):
     game: Literal["louis-xiv"]
     players: PlayerRange
-    rounds: integer(1, MAX_ROUNDS_OF_THE_RULES)
+    rounds: integer_in(1, MAX_ROUNDS_OF_THE_RULES)
     tokens: list[TokenKind] = Field(min_length=5, max_length=5)
-    coat_kinds: integer(1, 20)            # §1.1: 6 kinds
-    coats_per_kind: integer(0, 100)       # §1.1: 10 of each
+    coat_kinds: integer_in(1, 20)            # §1.1: 6 kinds
+    coats_per_kind: integer_in(0, 100)       # §1.1: 10 of each
     bank_gold: AMOUNT
     courtiers: list[Courtier] = Field(min_length=12, max_length=12)
     adjacency: dict[COURTIER_NUMBER, list[COURTIER_NUMBER]]
     louis_courtiers: list[COURTIER_NUMBER] = Field(min_length=1)
     gold_cards: list[GoldCard] = Field(min_length=1)
-    gold_cards_used: integer(1, MAX_CARDS)
-    influence_cards_per_courtier: integer(0, 4)   # §1.1: 2 each
-    jokers: integer(0, 12)                        # §1.1: 6
-    intrigue_cards_per_courtier: integer(0, 3)    # §1.1: 1 each
-    influence_hand: integer(1, 10)                # §4.1 step 3: 5 (a hand needs a card to play)
+    gold_cards_used: integer_in(1, MAX_CARDS)
+    influence_cards_per_courtier: integer_in(0, 4)   # §1.1: 2 each
+    jokers: integer_in(0, 12)                        # §1.1: 6
+    intrigue_cards_per_courtier: integer_in(0, 3)    # §1.1: 1 each
+    influence_hand: integer_in(1, 10)                # §4.1 step 3: 5 (a hand needs a card to play)
     place_courtier_card: PLACEMENT
     place_joker: PLACEMENT
     place_four: PLACEMENT
     retrieve_courtier_card: COUNT
     retrieve_joker: COUNT
     retrieve_four: COUNT
-    markers_per_player: integer(1, MAX_MARKERS)   # §1: 16
+    markers_per_player: integer_in(1, MAX_MARKERS)   # §1: 16
     start_gold: AMOUNT
     start_missions: StartMissions
-    general_supply_at_start: dict[integer(2, C.MAX_PLAYERS), list[COUNT]]
+    general_supply_at_start: dict[integer_in(2, C.MAX_PLAYERS), list[COUNT]]
     imaginary_player: ImaginaryPlayer
-    tokens_kept_after_missions: integer(0, 100)   # §4.5 step 5: 1
-    gold_per_coat_at_end: integer(1, MAX_GOLD)    # §7: 3 (a divisor: at least 1)
+    tokens_kept_after_missions: integer_in(0, 100)   # §4.5 step 5: 1
+    gold_per_coat_at_end: integer_in(1, MAX_GOLD)    # §7: 3 (a divisor: at least 1)
     points_per_coat: POINTS
     points_per_mission: POINTS
     lb_skip_cost: AMOUNT
