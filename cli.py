@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sim import registry
+from sim.core import table_schema
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.run_manifest import courtsim_version
 from sim.core.runner import DEFAULT_CHUNK_SIZE, RunResult, plan_chunks, run_cells, run_simulation
@@ -455,6 +456,41 @@ def list_games():
         except ConfigError as error:
             listing.add_row(name, "-", f"({one_line(error)})")
     stdout.print(listing)
+
+
+@app.command("tables")
+@user_errors
+def list_tables(
+    game: GameArg,
+    table: Annotated[Optional[str], typer.Option("--table", "-t", help="Only this table.")] = None,
+    game_file: Annotated[Optional[Path], typer.Option(help="Component/rules file (labels such as betrayal card types come from it).")] = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print Markdown tables (the README's list).")] = False,
+):
+    """Every column of every table GAME writes: name, type, meaning (labels of coded columns, what a null means)."""
+    engine = registry.get_engine(game)
+    if not hasattr(engine, "table_schemas"):
+        raise ConfigError(f"{game}: the engine declares no table columns (expected a table_schemas method)")
+    schemas = engine.table_schemas(engine.load_setup(str(game_file) if game_file else None))
+    if table is not None and table not in schemas:
+        raise ConfigError(f"--table: expected one of {', '.join(schemas)}, found {table!r}")
+    for schema in ([schemas[table]] if table else schemas.values()):
+        if markdown:
+            print_markdown_table(schema)
+            continue
+        listing = Table("column", "type", "meaning", title=f"{schema.name}.parquet: {schema.meaning}",
+                        title_justify="left")
+        for column in schema.columns:
+            listing.add_row(column.name, column.type, table_schema.describe(column))
+        stdout.print(listing)
+
+
+def print_markdown_table(schema) -> None:
+    stdout.print(f"#### `{schema.name}.parquet`: {schema.meaning}\n\n| column | type | meaning |\n|---|---|---|",
+                 markup=False, highlight=False, soft_wrap=True)
+    for column in schema.columns:
+        stdout.print(f"| `{column.name}` | {column.type} | {table_schema.describe(column)} |",
+                     markup=False, highlight=False, soft_wrap=True)
+    stdout.print("", soft_wrap=True)
 
 
 @app.command()

@@ -27,7 +27,7 @@ from sim.core import results
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
 
-WIN_COLUMNS = ("winner", "is_winner")   # the seats tables' "this seat won" column, per game
+WIN_COLUMNS = ("is_winner",)   # the seats tables' "this seat won" column (both games, sim.core.table_schema)
 DEFAULT_DIFFERENCE = 0.01
 
 
