@@ -475,7 +475,7 @@ def list_tables(
         raise ConfigError(f"--table: expected one of {', '.join(schemas)}, found {table!r}")
     for schema in ([schemas[table]] if table else schemas.values()):
         if markdown:
-            print_markdown_table(schema)
+            typer.echo(table_markdown(schema))
             continue
         listing = Table("column", "type", "meaning", title=f"{schema.name}.parquet: {schema.meaning}",
                         title_justify="left")
@@ -484,13 +484,11 @@ def list_tables(
         stdout.print(listing)
 
 
-def print_markdown_table(schema) -> None:
-    stdout.print(f"#### `{schema.name}.parquet`: {schema.meaning}\n\n| column | type | meaning |\n|---|---|---|",
-                 markup=False, highlight=False, soft_wrap=True)
-    for column in schema.columns:
-        stdout.print(f"| `{column.name}` | {column.type} | {table_schema.describe(column)} |",
-                     markup=False, highlight=False, soft_wrap=True)
-    stdout.print("", soft_wrap=True)
+def table_markdown(schema: table_schema.TableSchema) -> str:
+    """One table's columns as a Markdown table (the README's list is this output)."""
+    rows = [f"| `{column.name}` | {column.type} | {table_schema.describe(column)} |" for column in schema.columns]
+    return "\n".join([f"#### `{schema.name}.parquet`: {schema.meaning}", "", "| column | type | meaning |",
+                      "|---|---|---|", *rows, ""])
 
 
 @app.command()
