@@ -74,7 +74,6 @@ def game_outcome_columns(scores, winner_mask, win_decided_by, n_players) -> dict
     second = ordered_scores[:, -2] if n_players > 1 else np.zeros_like(winning_score)
     seat_bits = (np.asarray(winner_mask)[:, None] >> np.arange(n_players)) & 1
     return {
-        "first_start_seat": np.zeros(len(winner_mask), np.int32),   # seat 0 starts (rules §3 step 11)
         "n_winners": seat_bits.sum(axis=1).astype(np.int32),
         "shared_win": (win_decided_by == WIN_DECIDED_BY_NAMES.index("shared")).astype(np.int32),
         "decided_by_tiebreak": (win_decided_by == WIN_DECIDED_BY_NAMES.index("tiebreak")).astype(np.int32),
@@ -184,11 +183,14 @@ class HeadsOfStateEngine:
                   for table, (block, names) in kernel_tables.items()}
         for table in ZERO_BASED_ROUND_TABLES:
             tables[table]["round"] = tables[table]["round"] + 1
-        seats = tables["seats"]
-        seats["start_position"] = seats["seat"].copy()          # seat 0 starts (rules §3 step 11)
+        games, seats = tables["games"], tables["seats"]
+        # the start player (rules §3 step 11): seat 0, or the kernel's draw when it records one
+        # (rule switch random_start_player)
+        first_start_seat = games.get("first_start_seat", np.zeros(len(games["game_index"]), np.int64))
+        games["first_start_seat"] = first_start_seat
+        seats["start_position"] = (seats["seat"] - np.repeat(first_start_seat, n_players)) % n_players
         seats["placement"] = placements(seats["score"], n_players)
         seats["bot"] = np.array([bot.name for bot in bots])[seats["seat"]]
-        games = tables["games"]
         games.update(game_outcome_columns(seats["score"], games["winner_mask"], games["win_decided_by"], n_players))
         games["seed"] = np.full(len(games["game_index"]), int(seed), np.uint64)   # the kernel block is int64
         return {table: DeclaredColumns(schemas[table], ordered(schemas[table], columns))

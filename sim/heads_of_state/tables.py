@@ -141,7 +141,7 @@ def table_schemas(description: dict) -> dict[str, T.TableSchema]:
         *(Column(f"revolution_position_round_{r}", "int32",
                  f"place (1..11) of the revolution card in round {r}'s deck (§8.7)") for r in rounds),
     ) + T.experiment_columns())
-    seats = T.TableSchema("seats", "one row per game and seat (seat 0 starts, rules §3 step 11)", T.seat_columns() + (
+    seats = T.TableSchema("seats", "one row per game and seat", T.seat_columns() + (
         T.label_column("bot_family", "the seat's bot family", family_names),
         *(Column(f"score_{source}", "int32", f"points from {SCORE_SOURCE_MEANINGS[source]}")
           for source in SCORE_SOURCE_NAMES),
