@@ -73,6 +73,16 @@ class DeclaredColumns(dict):
         self.schema = schema
 
 
+def declared_tables(schemas: dict[str, TableSchema], tables: dict[str, dict]) -> dict[str, DeclaredColumns]:
+    """``play_chunk``'s result: each table's columns in declared order, with its declaration."""
+    return {table: DeclaredColumns(schemas[table], ordered(schemas[table], columns)) for table, columns in tables.items()}
+
+
+def bot_column(bots, seat: np.ndarray) -> np.ndarray:
+    """seats.bot: the name of each row's bot (``bots`` in seat order)."""
+    return np.array([bot.name for bot in bots])[np.asarray(seat)]
+
+
 def ordered(schema: TableSchema, columns: dict) -> dict:
     """``columns`` in the declared order (undeclared ones last, as ``columns_to_arrow`` stores them)."""
     declared = [name for name in schema.names() if name in columns]

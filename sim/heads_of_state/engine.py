@@ -14,6 +14,7 @@ import numba
 import numpy as np
 
 from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.core.table_schema import WIN_DECIDED_BY_NAMES, bot_column, declared_tables, placements
 from sim.heads_of_state import events as ev
 from sim.heads_of_state.bots import GREEDY, RANDOM, SEARCH, search_signature_tag
 from sim.heads_of_state.data import load_data
@@ -22,7 +23,6 @@ from sim.heads_of_state.search import search_choose
 from sim.heads_of_state.state import new_state
 from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_COUNTRIES, N_ROUNDS,
                                       OPTION_NAMES, RANK_NAMES, STEP_NAMES)
-from sim.core.table_schema import WIN_DECIDED_BY_NAMES, DeclaredColumns, ordered, placements
 from sim.heads_of_state.tables import (BETRAYALS_COLUMNS, COUNTRY_COLUMNS, GAMES_COLUMNS, N_B, N_C, N_G, N_SE,
                                        SEATS_COLUMNS, ZERO_BASED_ROUND_TABLES, table_name,
                                        table_schemas)
@@ -190,11 +190,10 @@ class HeadsOfStateEngine:
         games["first_start_seat"] = first_start_seat
         seats["start_position"] = (seats["seat"] - np.repeat(first_start_seat, n_players)) % n_players
         seats["placement"] = placements(seats["score"], n_players)
-        seats["bot"] = np.array([bot.name for bot in bots])[seats["seat"]]
+        seats["bot"] = bot_column(bots, seats["seat"])
         games.update(game_outcome_columns(seats["score"], games["winner_mask"], games["win_decided_by"], n_players))
         games["seed"] = np.full(len(games["game_index"]), int(seed), np.uint64)   # the kernel block is int64
-        return {table: DeclaredColumns(schemas[table], ordered(schemas[table], columns))
-                for table, columns in tables.items()}
+        return declared_tables(schemas, tables)
 
     def trace_events(self, setup, n_players, bots, seed, game_index):
         cx = self._run(setup, n_players, bots, seed, game_index, 1, trace_on=True)

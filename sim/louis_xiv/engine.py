@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.engine import BotSeat, ConfigError, GameSetup, seed_as_int64
-from sim.core.table_schema import DeclaredColumns, ordered, win_decided_by
+from sim.core.table_schema import bot_column, declared_tables, win_decided_by
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import results as R
 from sim.louis_xiv.data import (DEFAULT_GAME_FILE, ROUNDS, load_game_file, rule_vector, to_kernel_data)
@@ -83,11 +83,9 @@ class LouisXIVEngine:
         kept = R.seat_table_columns(int(setup.data.numbers[ROUNDS]))
         seats = {name: values for name, values in renamed(columns(seat_rows, R.SEAT_COLUMNS), R.SEAT_RENAMES).items()
                  if name in kept}
-        seats["bot"] = np.array([bot.name for bot in bots])[seats["seat"]]
-        courtiers = columns(courtier_rows, R.COURTIER_COLUMNS)
-        tables = {"games": games, "seats": seats, "courtiers": courtiers}
-        return {table: DeclaredColumns(schemas[table], ordered(schemas[table], columns))
-                for table, columns in tables.items()}
+        seats["bot"] = bot_column(bots, seats["seat"])
+        return declared_tables(schemas, {"games": games, "seats": seats,
+                                         "courtiers": columns(courtier_rows, R.COURTIER_COLUMNS)})
 
     def replay(self, setup, n_players, bots, seed, game_index) -> str:
         self._check(n_players, bots)
