@@ -24,6 +24,7 @@ from typer.core import TyperGroup
 
 from sim import registry
 from sim.core.arguments import check_game_count, check_game_index, check_jobs, check_seed
+from sim.core import table_schema
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.run_manifest import courtsim_version
 from sim.core.runner import DEFAULT_CHUNK_SIZE, RunResult, plan_chunks, run_cells, run_simulation
@@ -549,6 +550,39 @@ def list_games():
         except ConfigError as error:
             listing.add_row(name, "-", f"({one_line(error)})")
     stdout.print(listing)
+
+
+@app.command("tables")
+@user_errors
+def list_tables(
+    game: GameArg,
+    table: Annotated[Optional[str], typer.Option("--table", "-t", help="Only this table.")] = None,
+    game_file: Annotated[Optional[Path], typer.Option(help="Component/rules file (labels such as betrayal card types come from it).")] = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print Markdown tables (the README's list).")] = False,
+):
+    """Every column of every table GAME writes: name, type, meaning (labels of coded columns, what a null means)."""
+    engine = registry.get_engine(game)
+    if not hasattr(engine, "table_schemas"):
+        raise ConfigError(f"{game}: the engine declares no table columns (expected a table_schemas method)")
+    schemas = engine.table_schemas(engine.load_setup(str(game_file) if game_file else None))
+    if table is not None and table not in schemas:
+        raise ConfigError(f"--table: expected one of {', '.join(schemas)}, found {table!r}")
+    for schema in ([schemas[table]] if table else schemas.values()):
+        if markdown:
+            typer.echo(table_markdown(schema))
+            continue
+        listing = Table("column", "type", "meaning", title=f"{schema.name}.parquet: {schema.meaning}",
+                        title_justify="left")
+        for column in schema.columns:
+            listing.add_row(column.name, column.type, table_schema.describe(column))
+        stdout.print(listing)
+
+
+def table_markdown(schema: table_schema.TableSchema) -> str:
+    """One table's columns as a Markdown table (the README's list is this output)."""
+    rows = [f"| `{column.name}` | {column.type} | {table_schema.describe(column)} |" for column in schema.columns]
+    return "\n".join([f"#### `{schema.name}.parquet`: {schema.meaning}", "", "| column | type | meaning |",
+                      "|---|---|---|", *rows, ""])
 
 
 @app.command()

@@ -227,6 +227,14 @@ def game_range(lf: pl.LazyFrame) -> tuple[int, int] | None:
     return known if known is not None else index_range(lf)
 
 
+def in_label_order(frame: pd.DataFrame, keys: list[str], labels: dict[str, tuple[str, ...]]) -> pd.DataFrame:
+    """``frame`` sorted by ``keys`` with each labelled key in its declared label order (the order
+    of its codes, sim.core.table_schema) instead of alphabetically."""
+    positions = {column: {label: index for index, label in enumerate(names)} for column, names in labels.items()}
+    return frame.sort_values(keys, key=lambda values: values.map(positions[values.name])
+                             if values.name in positions else values, na_position="first").reset_index(drop=True)
+
+
 def sum_batches(lf: pl.LazyFrame, aggregate, keys: list[str], batch_games: int | None = None,
                 combine: str = "sum") -> pd.DataFrame:
     """Run ``aggregate(batch, in_batch)`` (a group-by or join ending in sums or counts per

@@ -2,9 +2,10 @@
 tables: assassination odds against the bag's 3/4, betrayal card usage and refills, round-end
 tie-breaks, end-game noble-card majority ties, score sources and round lengths.
 
-Codes (sim/heads_of_state/tables.py): card_type 0 assassin(s), 1 single-country card(s),
-2 with a double-country card, 3 mixed (assassin + country card, Q9 switch); tie-break levels
--1 no contest, 0 influence alone, 1 highest rank, 2 hexagon values, 3 unresolved (random).
+Labels (sim/heads_of_state/tables.py): card_type assassin / single_country / double_country /
+mixed (assassin + country card, Q9 switch); tie-break levels no_contest / influence / highest_rank /
+hexagon_value / unresolved (random); games.win_decided_by score / tiebreak / shared. Metrics list
+labelled groups in the labels' declared order.
 """
 from __future__ import annotations
 
@@ -12,18 +13,23 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from reports.metrics_common import histogram_quantiles, sum_batches, with_rate
+from reports.metrics_common import histogram_quantiles, in_label_order, sum_batches, with_rate
+from sim.core.table_schema import WIN_DECIDED_BY_NAMES
+from sim.heads_of_state.state import COUNTRY_NAMES, RANK_NAMES
+from sim.heads_of_state.tables import CARD_TYPE_NAMES, TIEBREAK_LEVEL_NAMES
 
 ASSASSIN_ODDS = 3 / 4          # default bag: 3 own cubes + 1 target cube (data key assassin_bag)
-CARD_TYPES = {0: "assassin", 1: "single-country", 2: "double-country", 3: "mixed"}
-TIEBREAK_LEVELS = {-1: "no contest", 0: "influence alone", 1: "highest rank",
-                   2: "hexagon value", 3: "unresolved (random)"}
-RANK_NAMES = ("baron", "count", "earl", "margrave", "duke", "archduke", "king")
-COUNTRY_NAMES = {0: "GB", 1: "FR", 2: "ES", 3: "DE"}
+# table label -> the words of the report, in the labels' (codes') order
+CARD_TYPES = dict(zip(CARD_TYPE_NAMES, ("assassin", "single-country", "double-country", "mixed")))
+ASSASSINATION_CARD_TYPES = ("assassin", "mixed")   # the plays resolved by the bag draw
+TIEBREAK_LEVELS = dict(zip(TIEBREAK_LEVEL_NAMES, ("no contest", "influence alone", "highest rank",
+                                                   "hexagon value", "unresolved (random)")))
+LABELS = {"card_type": CARD_TYPE_NAMES, "target_rank": RANK_NAMES, "country": COUNTRY_NAMES,
+          "level": TIEBREAK_LEVEL_NAMES, "win_decided_by": WIN_DECIDED_BY_NAMES}
 SCORE_SOURCES = {"score_hexagon": "hexagon tokens", "score_country": "country tokens",
                  "score_all_ranks": "all-ranks tokens", "score_round_influence": "round-end influence",
                  "score_noble_card_majority": "end-game majorities"}
-WINNER_TIEBREAK = {0: "highest score alone", 1: "noble cards decided", 2: "shared win"}
+WINNER_TIEBREAK = dict(zip(WIN_DECIDED_BY_NAMES, ("highest score alone", "noble cards decided", "shared win")))
 
 
 def game_data(manifest: dict) -> dict:
@@ -44,11 +50,11 @@ def bag_odds(manifest: dict) -> float:
 def assassinations(betrayals: pl.LazyFrame, by: list[str]) -> pd.DataFrame:
     """Assassination attempts (card types resolved by the bag: assassin and mixed) per group:
     attempts, successes, success rate with Wilson interval."""
-    attempts = betrayals.filter(pl.col("card_type").is_in([0, 3]))
+    attempts = betrayals.filter(pl.col("card_type").is_in(ASSASSINATION_CARD_TYPES))
     counts = [pl.len().alias("attempts"), pl.col("success").sum().alias("successes")]
     frame = sum_batches(attempts, lambda batch, _: batch.group_by(by).agg(*counts) if by else batch.select(*counts),
                         by)
-    return with_rate(frame, "successes", "attempts", "success_rate")
+    return with_rate(in_label_order(frame, by, LABELS) if by else frame, "successes", "attempts", "success_rate")
 
 
 def betrayal_usage(betrayals: pl.LazyFrame, n_games: int) -> pd.DataFrame:
@@ -58,6 +64,7 @@ def betrayal_usage(betrayals: pl.LazyFrame, n_games: int) -> pd.DataFrame:
     frame = sum_batches(betrayals, lambda batch, _: batch.group_by(keys).agg(
         pl.len().alias("plays"), pl.col("success").sum().alias("kills"),
         (pl.col("success").cast(pl.Boolean) & (pl.col("box_refilled") > 0)).sum().alias("refilled")), keys)
+    frame = in_label_order(frame, keys, LABELS)
     frame["card"] = frame["card_type"].map(CARD_TYPES).fillna("unknown")
     frame["target"] = np.where(frame["capital"] > 0, "capital", "province")
     frame["plays_per_game"] = frame["plays"] / n_games
@@ -74,6 +81,7 @@ def tiebreaks(country: pl.LazyFrame, by: list[str]) -> pd.DataFrame:
         keys = by + [column]
         frame = sum_batches(country, lambda batch, _, keys=keys: batch.group_by(keys).agg(pl.len().alias("count")),
                             keys).rename(columns={column: "level"})
+        frame = in_label_order(frame, by + ["level"], LABELS)
         frame["place"] = place
         frames.append(frame)
     frame = pd.concat(frames, ignore_index=True)
@@ -147,9 +155,10 @@ def round_lengths(games: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
 
 def winner_tiebreak(games: pl.LazyFrame) -> pd.DataFrame:
     """Per player count: share of games won on score alone, decided by noble cards, shared."""
-    keys = ["n_players", "winner_tiebreak"]
-    frame = sum_batches(games, lambda batch, _: batch.group_by(keys).agg(pl.len().alias("count")), keys)
+    keys = ["n_players", "win_decided_by"]
+    frame = in_label_order(sum_batches(games, lambda batch, _: batch.group_by(keys).agg(pl.len().alias("count")), keys),
+                           keys, LABELS)
     frame["games"] = frame.groupby("n_players")["count"].transform("sum")
     frame = with_rate(frame, "count", "games", "share")
-    frame["outcome"] = frame["winner_tiebreak"].map(WINNER_TIEBREAK).fillna("unknown")
+    frame["outcome"] = frame["win_decided_by"].map(WINNER_TIEBREAK).fillna("unknown")
     return frame

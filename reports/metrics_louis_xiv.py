@@ -2,7 +2,9 @@
 mode shown at each evaluation, side-to-side transitions, majority ties, Louis XIV's courtier,
 bribes, and which gifts and missions winners collect.
 
-Courtier modes (sim/louis_xiv/results.py): 0 gold (bribe), 1 first place, 2 threshold (influence).
+The courtiers table labels its coded columns (sim/louis_xiv/results.py): ``mode`` gold (bribe) /
+first (first place) / threshold (influence), ``side`` A / B, ``louis_case`` A-E (null: Louis XIV
+is elsewhere).
 """
 from __future__ import annotations
 
@@ -11,13 +13,17 @@ import pandas as pd
 import polars as pl
 
 from reports import metrics_common
-from reports.metrics_common import sum_batches, with_rate
+from reports.metrics_common import in_label_order, sum_batches, with_rate
 from reports.rundir import collect
+from sim.louis_xiv import results as tables
 
-MODE_NAMES = {0: "gold", 1: "first place", 2: "threshold"}
-SIDE_NAMES = {0: "A", 1: "B"}
-LOUIS_CASES = {1: "A: crown + second place", 2: "B: crown, tie for second", 3: "C: one player alone",
-               4: "D: tie on top, no crown", 5: "E: empty tile"}
+# table label -> the words of the report, in the labels' (codes') order
+MODE_NAMES = dict(zip(tables.MODE_NAMES, ("gold", "first place", "threshold")))
+SIDE_NAMES = {side: side for side in tables.SIDE_NAMES}
+OTHER_SIDE = dict(zip(tables.SIDE_NAMES, reversed(tables.SIDE_NAMES)))
+LOUIS_CASES = {"A": "A: crown + second place", "B": "B: crown, tie for second", "C": "C: one player alone",
+               "D": "D: tie on top, no crown", "E": "E: empty tile"}
+LABELS = {"mode": tables.MODE_NAMES, "next_mode": tables.MODE_NAMES}
 MAX_SEATS = 4
 COAT_SOURCES = ("coats_from_gifts", "coats_from_missions", "coats_from_token_cap",
                 "coats_from_conversion", "coats_from_majority")
@@ -46,7 +52,8 @@ def flip_rates(courtiers: pl.LazyFrame) -> pd.DataFrame:
 
 def mode_shares(courtiers: pl.LazyFrame) -> pd.DataFrame:
     """Per courtier and round: share of evaluations showing each side and mode."""
-    frame = _counts(courtiers, ["courtier", "round", "side", "mode"], pl.len().alias("count"))
+    keys = ["courtier", "round", "side", "mode"]
+    frame = in_label_order(_counts(courtiers, keys, pl.len().alias("count")), keys, LABELS)
     frame["share"] = frame["count"] / frame.groupby(["courtier", "round"])["count"].transform("sum")
     frame["mode_name"] = frame["mode"].map(MODE_NAMES)
     frame["side_name"] = frame["side"].map(SIDE_NAMES)
@@ -62,21 +69,22 @@ def side_transitions(courtiers: pl.LazyFrame) -> tuple[pd.DataFrame, pd.DataFram
     rows = from, columns = to, cells = share of the row (rows sum to 1); evaluations in the
     last round are excluded (no next evaluation)."""
     last_round = collect(courtiers.select(pl.col("round").max())).item()
-    counts = _counts(courtiers.filter(pl.col("round") < last_round), ["courtier", "side", "mode", "flipped"],
-                     pl.len().alias("count"))
+    keys = ["courtier", "side", "mode", "flipped"]
+    counts = in_label_order(_counts(courtiers.filter(pl.col("round") < last_round), keys, pl.len().alias("count")),
+                            keys, LABELS)
     modes = sum_batches(courtiers, lambda batch, _: batch.group_by(["courtier", "side"]).agg(pl.col("mode").first()),
                         ["courtier", "side"], courtier_batch(), combine="first")
     mode_of = {(c, s): m for c, s, m in modes[["courtier", "side", "mode"]].itertuples(index=False)}
-    counts["next_side"] = np.where(counts["flipped"] > 0, 1 - counts["side"], counts["side"])
-    counts["next_mode"] = [mode_of.get((c, s), -1) for c, s in zip(counts["courtier"], counts["next_side"])]
+    counts["next_side"] = np.where(counts["flipped"] > 0, counts["side"].map(OTHER_SIDE), counts["side"])
+    counts["next_mode"] = [mode_of.get((c, s)) for c, s in zip(counts["courtier"], counts["next_side"])]
     side = _share_matrix(counts, "side", "next_side", SIDE_NAMES)
-    mode = _share_matrix(counts[counts["next_mode"] >= 0], "mode", "next_mode", MODE_NAMES)
+    mode = _share_matrix(counts[counts["next_mode"].notna()], "mode", "next_mode", MODE_NAMES)
     return side, mode
 
 
 def _share_matrix(counts: pd.DataFrame, source: str, target: str, names: dict) -> pd.DataFrame:
     table = counts.pivot_table(index=source, columns=target, values="count", aggfunc="sum", fill_value=0)
-    table = table.reindex(index=sorted(names), columns=sorted(names), fill_value=0)
+    table = table.reindex(index=list(names), columns=list(names), fill_value=0)
     shares = table.div(table.sum(axis=1).where(table.sum(axis=1) > 0), axis=0)
     shares.index = [names[i] for i in shares.index]
     shares.columns = [names[c] for c in shares.columns]
@@ -92,21 +100,13 @@ def majority_ties(courtiers: pl.LazyFrame) -> pd.DataFrame:
     intervals), and how often nobody had a marker there."""
     frame = _counts(courtiers, ["courtier"],
                     pl.len().alias("evaluations"), pl.col("majority_tie").sum().alias("ties"),
-                    decisive_tie(courtiers).sum().alias("decisive_ties"),
+                    pl.col("majority_tie_decided").sum().alias("decisive_ties"),
                     pl.col("empty").sum().alias("empty"),
                     (pl.col("once_first_seat") >= 0).sum().alias("ties_broken_by_once_first"))
     frame = with_rate(frame, "ties", "evaluations", "tie_rate")
     frame = with_rate(frame, "decisive_ties", "evaluations", "decisive_tie_rate")
     frame["empty_rate"] = frame["empty"] / frame["evaluations"]
     return frame
-
-
-def decisive_tie(courtiers: pl.LazyFrame) -> pl.Expr:
-    """The ``majority_tie_decided`` column; for runs written before it existed, the same rule
-    from the other columns (a tie on Louis XIV's courtier or on a gold or first-place side)."""
-    if "majority_tie_decided" in courtiers.collect_schema().names():
-        return pl.col("majority_tie_decided")
-    return pl.col("majority_tie") * ((pl.col("louis") > 0) | (pl.col("mode") != 2)).cast(pl.Int32)
 
 
 def louis_outcomes(courtiers: pl.LazyFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -120,9 +120,9 @@ def louis_outcomes(courtiers: pl.LazyFrame) -> tuple[pd.DataFrame, pd.DataFrame]
     per_courtier = _counts(louis, ["courtier"],
                            pl.len().alias("evaluations"),
                            (pl.col("crown_seat") >= 0).sum().alias("crown_taken"),
-                           (pl.col("louis_case") == 4).sum().alias("tied_on_top"),
+                           (pl.col("louis_case") == "D").sum().alias("tied_on_top"),
                            (pl.col("second_seat") >= 0).sum().alias("second_place_gift"),
-                           (pl.col("louis_case") == 5).sum().alias("empty"))
+                           (pl.col("louis_case") == "E").sum().alias("empty"))
     for column in ("crown_taken", "tied_on_top", "second_place_gift", "empty"):
         per_courtier[f"{column}_rate"] = per_courtier[column] / per_courtier["evaluations"]
     return cases, per_courtier
@@ -176,7 +176,7 @@ def gifts_by_winners(courtiers: pl.LazyFrame, games: pl.LazyFrame) -> pd.DataFra
 def winner_profile(seats: pl.LazyFrame, columns: list[str]) -> pd.DataFrame:
     """Mean of each column for winning seats and for the other seats (long format)."""
     def sums(batch: pl.LazyFrame, _) -> pl.LazyFrame:
-        return batch.group_by(pl.col("winner") > 0).agg(
+        return batch.group_by((pl.col("is_winner") > 0).alias("winner")).agg(
             *[pl.col(c).sum().cast(pl.Float64).alias(f"{c}_sum") for c in columns],
             *[pl.col(c).count().alias(f"{c}_count") for c in columns])
 
@@ -195,7 +195,8 @@ def score_sources(seats: pl.LazyFrame) -> pd.DataFrame:
     sources = [pl.col(c).sum().alias(c) for c in columns]
     sources.append((MISSION_POINTS * pl.sum_horizontal(MISSION_COLOURS)).sum().alias("missions_5vp"))
     sources.append(pl.col("score").sum().alias("score"))
-    frame = sum_batches(seats, lambda batch, _: batch.group_by(pl.col("winner") > 0).agg(sources), ["winner"])
+    frame = sum_batches(seats, lambda batch, _: batch.group_by((pl.col("is_winner") > 0).alias("winner")).agg(sources),
+                        ["winner"])
     frame["who"] = np.where(frame["winner"], "winners", "others")
     parts = columns + ["missions_5vp"]
     frame["other_sources"] = frame["score"] - frame[parts].sum(axis=1)

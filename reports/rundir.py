@@ -5,12 +5,13 @@ Standard seat frame (one row per game and seat): ``game_index``, ``n_players``, 
 (an experiment's match-up: its bots joined by `` vs ``; else the run's bots), ``seating`` (bot
 names in seat order, comma-joined), ``seat``, ``position`` (turn-order position from the first start player), ``bot``, ``score``,
 ``win`` (0/1, shared wins included), ``credit`` (1 / number of winners for a winner, else 0:
-shared wins are split so that the credits of a game sum to 1), ``n_winners`` (bits set in the
-games table's ``winner_mask``) and
+shared wins are split so that the credits of a game sum to 1), ``n_winners`` (the games
+table's) and
 ``score_after_round_<r>`` for each round the game has.
 
 Standard game frame (one row per game): ``game_index``, ``n_players``, ``matchup``,
-``n_winners``, ``tiebreak_decided`` (scores tied on top and the game's final tie-break decided),
+``n_winners``, ``tiebreak_decided`` (scores tied on top and the game's final tie-break decided;
+Heads of State counts its shared wins here too, as the report always has),
 ``shared_win``, ``winning_score``, ``margin`` (winner's score minus the best other score),
 ``length`` (turns played).
 
@@ -27,6 +28,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow
 import pyarrow.parquet
+import polars.selectors as cs
 
 from sim.core.engine import ConfigError
 from sim.core.yaml_files import load_yaml_file
@@ -55,8 +57,10 @@ class Run:
         return table in self.tables
 
     def scan(self, table: str) -> pl.LazyFrame:
-        """The table, tagged with the run's game range (every table holds games of that range)."""
-        lf = pl.scan_parquet(self.tables[table])
+        """The table, tagged with the run's game range (every table holds games of that range).
+        Labelled columns (dictionaries in Parquet, sim.core.table_schema) come as plain strings, so
+        pandas group-bys downstream see labels, not categories."""
+        lf = pl.scan_parquet(self.tables[table]).with_columns(cs.categorical().cast(pl.String))
         setattr(lf, GAME_RANGE, self.game_range)
         return lf
 
@@ -145,14 +149,6 @@ def index_range(lf: pl.LazyFrame) -> tuple[int, int] | None:
     return None if low is None else (int(low), int(high))
 
 
-def played_round_columns(lf: pl.LazyFrame, columns: list[str]) -> list[str]:
-    """Keep the per-round columns that hold a value (Louis XIV writes -1 beyond the last round)."""
-    if not columns:
-        return []
-    maxima = collect(lf.select([pl.col(c).max() for c in columns])).row(0)
-    return [c for c, m in zip(columns, maxima) if m is not None and m >= 0]
-
-
 def _matchup_expr(run: Run, games_columns: list[str]) -> pl.Expr:
     """An experiment's ``matchup`` (its bots, `` vs ``-joined); else the run's bots in seat order."""
     if "matchup" in games_columns:
@@ -182,56 +178,38 @@ def seat_frame(run: Run) -> tuple[pl.LazyFrame, list[str]]:
     seats_columns = run.columns("seats")
     games = run.scan("games").select(
         "game_index", "n_players", _matchup_expr(run, games_columns).alias("matchup"),
-        _seating_expr(run, games_columns).alias("seating"),
-        pl.col("winner_mask").bitwise_count_ones().cast(pl.Int32).alias("n_winners"))
+        _seating_expr(run, games_columns).alias("seating"), pl.col("n_winners").cast(pl.Int32))
     seats = run.scan("seats")
-    if run.game == LOUIS_XIV:
-        win = pl.col("winner")
-        position = pl.col("start_position")
-        rounds = played_round_columns(seats, round_columns(seats_columns, "score_after_round_"))
-    else:
-        win = pl.col("is_winner")
-        position = pl.col("seat")
-        rounds = round_columns(seats_columns, "score_after_round")
-    renamed = [pl.col(c).alias(f"score_after_round_{i + 1}") for i, c in enumerate(rounds)]
+    # both games' seats tables share these columns (sim.core.table_schema.seat_columns)
+    rounds = round_columns(seats_columns, "score_after_round_")
     drop_matchup = [c for c in ("matchup", "seating", "n_players") if c in seats_columns]
     lf = (seats.drop(drop_matchup)
           .join(games, on="game_index", how="left")
           .select("game_index", "n_players", "matchup", "seating", "seat",
-                  position.alias("position"), _bot_expr(run, seats_columns).alias("bot"),
-                  pl.col("score"), (win > 0).cast(pl.Int8).alias("win"), "n_winners", *renamed))
+                  pl.col("start_position").alias("position"), _bot_expr(run, seats_columns).alias("bot"),
+                  pl.col("score"), (pl.col("is_winner") > 0).cast(pl.Int8).alias("win"), "n_winners", *rounds))
     lf = lf.with_columns(pl.when(pl.col("win") > 0).then(1.0 / pl.col("n_winners"))
                          .otherwise(0.0).alias("credit"))
-    return _with_range(run, lf), [f"score_after_round_{i + 1}" for i in range(len(rounds))]
+    return _with_range(run, lf), rounds
 
 
 def game_frame(run: Run) -> pl.LazyFrame:
     """The standard game frame (module docstring)."""
     games_columns = run.columns("games")
     games = run.scan("games")
-    seats = run.scan("seats")
-    matchup = _matchup_expr(run, games_columns).alias("matchup")
+    common = ["game_index", "n_players", _matchup_expr(run, games_columns).alias("matchup"), "n_winners"]
+    outcome = [(pl.col("shared_win") > 0).alias("shared_win"), "winning_score", "margin"]
     if run.game == LOUIS_XIV:
-        length = seats.group_by("game_index").agg(pl.col("influence_turns").sum().alias("length"))
-        frame = (games.select("game_index", "n_players", matchup, "n_winners",
-                              (pl.col("decided_by_tiebreak") > 0).alias("tiebreak_decided"),
-                              (pl.col("shared_win") > 0).alias("shared_win"),
-                              "winning_score", "margin")
+        length = run.scan("seats").group_by("game_index").agg(pl.col("influence_turns").sum().alias("length"))
+        frame = (games.select(*common, (pl.col("decided_by_tiebreak") > 0).alias("tiebreak_decided"), *outcome)
                  .join(length, on="game_index", how="left"))
         return _with_range(run, frame)
-    turns = round_columns(games_columns, "turns_round")
-    score_stats = (seats.group_by("game_index")
-                   .agg(pl.col("score").max().alias("winning_score"),
-                        pl.col("score").sort(descending=True).get(1, null_on_oob=True).alias("second"),
-                        pl.col("is_winner").sum().alias("n_winners")))
-    frame = (games.select("game_index", "n_players", matchup,
-                          (pl.col("winner_tiebreak") >= 1).alias("tiebreak_decided"),
-                          (pl.col("winner_tiebreak") == 2).alias("shared_win"),
-                          pl.sum_horizontal(turns).alias("length") if turns else pl.lit(None).alias("length"))
-             .join(score_stats, on="game_index", how="left")
-             .with_columns((pl.col("winning_score") - pl.col("second")).alias("margin"))
-             .select("game_index", "n_players", "matchup", "n_winners", "tiebreak_decided",
-                     "shared_win", "winning_score", "margin", "length"))
+    turns = round_columns(games_columns, "turns_round_")
+    # the Heads of State report has always counted a shared win (noble cards tied too) as
+    # decided by the noble-card tie-break
+    tiebreak_decided = (pl.col("decided_by_tiebreak") > 0) | (pl.col("shared_win") > 0)
+    frame = games.select(*common, tiebreak_decided.alias("tiebreak_decided"), *outcome,
+                         pl.sum_horizontal(turns).alias("length") if turns else pl.lit(None).alias("length"))
     return _with_range(run, frame)
 
 

@@ -10,10 +10,10 @@ from reports.rundir import Run, round_columns
 from reports.sections_common import Context, Section, half_width, pct
 
 
-def round_label(manifest: dict, index: int) -> str:
-    """Rounds are 0-based in the betrayals and country_scoring tables; label them 1589/1689/1789."""
+def round_label(manifest: dict, number: int) -> str:
+    """Round ``number`` (1-based, as in every table) with its year: 1 (1589), 2 (1689), 3 (1789)."""
     years = hs.game_data(manifest).get("rounds") or []
-    return f"{index + 1} ({years[index]})" if index < len(years) else str(index + 1)
+    return f"{number} ({years[number - 1]})" if 1 <= number <= len(years) else str(number)
 
 
 def sections(run: Run, ctx: Context) -> list[Section]:
@@ -43,7 +43,7 @@ def assassination_section(run: Run, ctx: Context) -> Section:
         target = hs.assassinations(betrayals, ["capital"])
         target["target"] = target["capital"].map({0: "province", 1: "capital"})
         rank = hs.assassinations(betrayals, ["target_rank"])
-        rank["rank"] = rank["target_rank"].map(dict(enumerate(hs.RANK_NAMES))).fillna(rank["target_rank"].astype(str))
+        rank["rank"] = rank["target_rank"]
         by_round = hs.assassinations(betrayals, ["round"])
         by_round["round_label"] = [round_label(run.manifest, int(r)) for r in by_round["round"]]
         figure, axes = plots.new_figure(15, 3.8, ncols=3, sharey=True)
@@ -85,7 +85,7 @@ def tiebreak_section(run: Run, ctx: Context) -> Section:
     section = Section("Tie-breaks", "tiebreaks")
     country = run.scan("country_scoring")
     frame = hs.tiebreaks(country, ["country", "round"])
-    frame["country_name"] = frame["country"].map(hs.COUNTRY_NAMES).fillna(frame["country"].astype(str))
+    frame["country_name"] = frame["country"]
     frame["round_label"] = [round_label(run.manifest, int(r)) for r in frame["round"]]
     figure, axes = plots.new_figure(13, 4.0, ncols=2, sharey=True)
     for ax, place in zip(axes[0], ("first", "second")):
@@ -107,8 +107,8 @@ def tiebreak_section(run: Run, ctx: Context) -> Section:
     overall = hs.tiebreaks(country, [])
     for place in ("first", "second"):
         part = overall[overall["place"] == place].set_index("level")
-        rank = part["share"].get(1, 0.0)
-        hexagon = part["share"].get(2, 0.0)
+        rank = part["share"].get("highest_rank", 0.0)
+        hexagon = part["share"].get("hexagon_value", 0.0)
         ctx.headlines.append(f"At round-end country scoring, {place} place is decided by the highest rank in "
                              f"{pct(rank)} and by the hexagon tie-break in {pct(hexagon, 2)} of scorings.")
     seats = run.scan("seats")
@@ -152,7 +152,7 @@ def sources_section(run: Run, ctx: Context) -> Section:
         top = winners.iloc[0]
         ctx.headlines.append(f"Winners' biggest score source is {top.source} ({pct(top.share)} of their points).")
     games = run.scan("games")
-    turns = round_columns(games.collect_schema().names(), "turns_round")
+    turns = round_columns(games.collect_schema().names(), "turns_round_")
     if turns:
         lengths = hs.round_lengths(games, turns)
         figure = plots.bars_with_intervals(lengths.assign(low=lengths["p10"], high=lengths["p90"]), "round", "mean",

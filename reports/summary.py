@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import polars as pl
+import polars.selectors as cs
 
 from reports import stats
 from reports.metrics_common import pairwise_results
@@ -28,7 +29,7 @@ from sim.core import results
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
 
-WIN_COLUMNS = ("winner", "is_winner")   # the seats tables' "this seat won" column, per game
+WIN_COLUMNS = ("is_winner",)   # the seats tables' "this seat won" column (both games, sim.core.table_schema)
 DEFAULT_DIFFERENCE = 0.01
 
 
@@ -59,8 +60,9 @@ def check_run_directory(run_dir: Path) -> dict:
 def seat_outcomes(run_dir: Path) -> pl.LazyFrame:
     """One row per game and seat: n_players, seat, bot, score, win share, score difference to
     the mean of the other seats, and matchup when the run is an experiment."""
-    seats = pl.scan_parquet(results.table_path(run_dir, "seats"))
-    games = pl.scan_parquet(results.table_path(run_dir, "games"))
+    # labelled columns (bot, matchup: dictionaries in Parquet) as plain strings for pandas
+    seats = pl.scan_parquet(results.table_path(run_dir, "seats")).with_columns(cs.categorical().cast(pl.String))
+    games = pl.scan_parquet(results.table_path(run_dir, "games")).with_columns(cs.categorical().cast(pl.String))
     seat_names = seats.collect_schema().names()
     win_column = next((name for name in WIN_COLUMNS if name in seat_names), None)
     if win_column is None or "score" not in seat_names or "bot" not in seat_names:

@@ -23,6 +23,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.core import table_schema
+
 PARTS_DIR = "parts"
 ENTRIES_DIR = "chunks"       # under PARTS_DIR: one manifest entry per chunk
 COMPRESSION = "zstd"
@@ -78,6 +80,9 @@ def columns_to_arrow(table: str, columns: dict[str, np.ndarray], first_game: int
 
     Sorting makes the row order independent of the chunking even if a kernel emits rows in
     another order (e.g. seat-major); engines that already emit game order pay one cheap check.
+    Columns declared by the table's ``sim.core.table_schema.TableSchema`` (``columns`` is then a
+    ``DeclaredColumns``) are stored as declared: coded columns as dictionaries of their labels,
+    missing codes as nulls.
     """
     if GAME_INDEX not in columns:
         raise ValueError(f"engine contract: table {table!r} has no {GAME_INDEX!r} column "
@@ -95,7 +100,7 @@ def columns_to_arrow(table: str, columns: dict[str, np.ndarray], first_game: int
     if n_rows > 1 and np.any(game_index[1:] < game_index[:-1]):
         order = np.argsort(game_index, kind="stable")
         arrays = {name: values[order] for name, values in arrays.items()}
-    return pa.table(arrays)
+    return table_schema.arrow_table(getattr(columns, "schema", None), arrays, table)
 
 
 def write_parquet_atomically(arrow_table: pa.Table, path: Path) -> dict:

@@ -15,6 +15,7 @@ import numpy as np
 
 from sim import kernel_source_hash
 from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.core.table_schema import WIN_DECIDED_BY_NAMES, bot_column, declared_tables, placements
 from sim.heads_of_state import events as ev
 from sim.heads_of_state.bots import GREEDY, RANDOM, SEARCH, search_signature_tag
 from sim.heads_of_state.data import load_data
@@ -23,8 +24,9 @@ from sim.heads_of_state.search import search_choose
 from sim.heads_of_state.state import new_state
 from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_COUNTRIES, N_ROUNDS,
                                       OPTION_NAMES, RANK_NAMES, STEP_NAMES)
-from sim.heads_of_state.tables import (BETRAYALS_COLUMNS, COUNTRY_COLUMNS, GAMES_COLUMNS, N_B, N_C,
-                                       N_G, N_SE, SEATS_COLUMNS)
+from sim.heads_of_state.tables import (BETRAYALS_COLUMNS, COUNTRY_COLUMNS, GAMES_COLUMNS, N_B, N_C, N_G, N_SE,
+                                       SEATS_COLUMNS, ZERO_BASED_ROUND_TABLES, table_name,
+                                       table_schemas)
 from strategies import heads_of_state as strategies
 
 # Betrayal-attempt buffer. Upper bound per game: every attempt spends a betrayal card, every card
@@ -61,6 +63,24 @@ def search_entry(data, cx):
 
 
 _SEARCH_ENTRIES = {}
+
+
+def game_outcome_columns(scores, winner_mask, win_decided_by, n_players) -> dict[str, np.ndarray]:
+    """The games-table outcome columns Louis XIV's kernel writes and this one does not, from the
+    seats' final scores (rows of whole games, seat order) and the kernel's winner mask and
+    tie-break code."""
+    per_game = np.asarray(scores).reshape(-1, n_players)
+    ordered_scores = np.sort(per_game, axis=1)
+    winning_score = ordered_scores[:, -1]
+    second = ordered_scores[:, -2] if n_players > 1 else np.zeros_like(winning_score)
+    seat_bits = (np.asarray(winner_mask)[:, None] >> np.arange(n_players)) & 1
+    return {
+        "n_winners": seat_bits.sum(axis=1).astype(np.int32),
+        "shared_win": (win_decided_by == WIN_DECIDED_BY_NAMES.index("shared")).astype(np.int32),
+        "decided_by_tiebreak": (win_decided_by == WIN_DECIDED_BY_NAMES.index("tiebreak")).astype(np.int32),
+        "winning_score": winning_score,
+        "margin": winning_score - second,   # 0 when tied on points, as in Louis XIV
+    }
 
 
 def _columns(block, names):
@@ -153,14 +173,34 @@ class HeadsOfStateEngine:
     def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
         cx = self._run(setup, n_players, bots, seed, first_game, n_games)
         nb = int(cx.counters[ev.K_BETRAYAL_N])
-        games = _columns(cx.games, GAMES_COLUMNS)
-        games["seed"] = np.full(n_games, int(seed), np.uint64)   # the kernel block is int64
-        return {
-            "games": games,
-            "seats": _columns(cx.seats, SEATS_COLUMNS),
-            "betrayals": _columns(cx.betrayals[:nb], BETRAYALS_COLUMNS),
-            "country_scoring": _columns(cx.country, COUNTRY_COLUMNS),
-        }
+        return self.tables_of_chunk(setup, cx.games, cx.seats, cx.betrayals[:nb], cx.country, n_players, bots, seed)
+
+    def table_schemas(self, setup=None) -> dict:
+        """Every table's declared columns (sim.core.table_schema) for this setup's data."""
+        return table_schemas((setup or self.load_setup()).description)
+
+    def tables_of_chunk(self, setup, game_block, seat_block, betrayal_block, country_block, n_players, bots, seed):
+        """The kernel's blocks as the declared tables: kernel columns renamed to the convention both
+        games share (tables.table_name), rounds from 1, and the shared game and seat columns that
+        Louis XIV's kernel writes computed here; codes become labels in ``columns_to_arrow``."""
+        schemas = self.table_schemas(setup)
+        kernel_tables = {"games": (game_block, GAMES_COLUMNS), "seats": (seat_block, SEATS_COLUMNS),
+                         "betrayals": (betrayal_block, BETRAYALS_COLUMNS), "country_scoring": (country_block, COUNTRY_COLUMNS)}
+        tables = {table: {table_name(name): values for name, values in _columns(block, names).items()}
+                  for table, (block, names) in kernel_tables.items()}
+        for table in ZERO_BASED_ROUND_TABLES:
+            tables[table]["round"] = tables[table]["round"] + 1
+        games, seats = tables["games"], tables["seats"]
+        # the start player (rules §3 step 11): seat 0, or the kernel's draw when it records one
+        # (rule switch random_start_player)
+        first_start_seat = games.get("first_start_seat", np.zeros(len(games["game_index"]), np.int64))
+        games["first_start_seat"] = first_start_seat
+        seats["start_position"] = (seats["seat"] - np.repeat(first_start_seat, n_players)) % n_players
+        seats["placement"] = placements(seats["score"], n_players)
+        seats["bot"] = bot_column(bots, seats["seat"])
+        games.update(game_outcome_columns(seats["score"], games["winner_mask"], games["win_decided_by"], n_players))
+        games["seed"] = np.full(len(games["game_index"]), int(seed), np.uint64)   # the kernel block is int64
+        return declared_tables(schemas, tables)
 
     def trace_events(self, setup, n_players, bots, seed, game_index):
         cx = self._run(setup, n_players, bots, seed, game_index, 1, trace_on=True)

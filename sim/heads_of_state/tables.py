@@ -80,3 +80,119 @@ C_INFLUENCE = C_INFLUENCE_S0
 C_TOP_RANK = C_TOP_RANK_S0
 C_BEST_HEX = C_BEST_HEX_S0
 C_HEX_KEY = C_HEX_KEY_S0
+
+
+# ---- the tables as stored (sim.core.table_schema) --------------------------------------------
+# The kernel layout above is left as it is (kernels index it); ``engine.play_chunk`` renames the
+# kernel columns to the convention both games share (``table_name``), adds the shared game and
+# seat columns, and ``columns_to_arrow`` labels the coded columns declared here.
+import re  # noqa: E402
+
+from sim.core import table_schema as T  # noqa: E402
+from sim.core.table_schema import Column  # noqa: E402
+from sim.heads_of_state.state import COUNTRY_NAMES, STEP_NAMES  # noqa: E402
+
+# kernel column name pattern -> table name: rounds as ``_round_<r>``, seats as ``_seat_<s>``
+_RENAME_PATTERNS = (
+    (re.compile(r"^turns_round(\d+)$"), r"turns_round_\1"),
+    (re.compile(r"^round(\d+)_end_step$"), r"end_step_round_\1"),
+    (re.compile(r"^round(\d+)_revolution_position$"), r"revolution_position_round_\1"),
+    (re.compile(r"^score_after_round(\d+)$"), r"score_after_round_\1"),
+    (re.compile(r"^(influence|top_rank|best_hex|hex_key)_s(\d+)$"), r"\1_seat_\2"),
+    (re.compile(r"^winner_tiebreak$"), "win_decided_by"),   # 0 score, 1 noble cards, 2 shared (Q22)
+)
+# round columns the kernel writes 0-based (state.S_ROUND); tables number rounds from 1
+ZERO_BASED_ROUND_TABLES = ("betrayals", "country_scoring")
+TIEBREAK_LEVEL_NAMES = tuple(TIEBREAK_NAMES[level] for level in sorted(TIEBREAK_NAMES))
+SCORE_SOURCE_MEANINGS = {
+    "hexagon": "hexagon tokens", "country": "country square tokens", "all_ranks": "large round tokens for all 7 ranks",
+    "round_influence": "round-end influence scoring (§6.4)", "noble_card_majority": "end-game noble-card majorities",
+}
+STAT_MEANINGS = {
+    "courtesans_used": "courtesans paid instead of a character card",
+    "discards_turn_end_character": "character cards discarded to the end-of-turn limit (§8.2)",
+    "discards_turn_end_betrayal": "betrayal cards discarded to the end-of-turn limit (§8.2)",
+    "discards_round_change_character": "character cards discarded at the round change (§8.2)",
+    "discards_round_change_betrayal": "betrayal cards discarded at the round change (§8.2)",
+    "kills": "nobles of other seats this seat killed",
+    "tile_starved_turns": "Option-1 raise steps where an open box showed a payable rank the seat had no tile of (Q13)",
+}
+
+
+def table_name(kernel_name: str) -> str:
+    for pattern, replacement in _RENAME_PATTERNS:
+        if pattern.match(kernel_name):
+            return pattern.sub(replacement, kernel_name)
+    return kernel_name
+
+
+def table_schemas(description: dict) -> dict[str, T.TableSchema]:
+    """Every Heads of State table, column by column; ``description`` (GameSetup.description)
+    supplies the data's betrayal card types and box names."""
+    from strategies.heads_of_state import FAMILIES   # strategies import the engine's modules
+    family_names = tuple(sorted(FAMILIES, key=FAMILIES.get))
+    years = description["rounds"]
+    rounds = range(1, N_ROUNDS + 1)
+    games = T.TableSchema("games", "one row per game", T.game_columns() + (
+        Column("seed", "uint64", "the run's experiment seed"),
+        *(Column(f"turns_round_{r}", "int32", f"turns started in round {r} ({years[r - 1]}; an interrupted turn "
+                 "counts in the round it started)") for r in rounds),
+        *(T.label_column(f"end_step_round_{r}", f"step at which the revolution card ended round {r}", STEP_NAMES)
+          for r in rounds),
+        *(Column(f"revolution_position_round_{r}", "int32",
+                 f"place (1..11) of the revolution card in round {r}'s deck (§8.7)") for r in rounds),
+    ) + T.experiment_columns())
+    seats = T.TableSchema("seats", "one row per game and seat", T.seat_columns() + (
+        T.label_column("bot_family", "the seat's bot family", family_names),
+        *(Column(f"score_{source}", "int32", f"points from {SCORE_SOURCE_MEANINGS[source]}")
+          for source in SCORE_SOURCE_NAMES),
+    ) + T.score_after_round_columns(N_ROUNDS, "right after the influence scoring (round 3: before majorities)")
+      + tuple(Column(f"raised_{rank}", "int32", f"{rank}s raised") for rank in RANK_NAMES)
+      + (Column("nobles_lost", "int32", "own nobles killed by betrayals"),)
+      + tuple(Column(f"cards_{rank}", "int32", f"{rank} noble cards held at the end (§6.5, §6.6)") for rank in RANK_NAMES)
+      + tuple(Column(f"turns_{option}", "int32", f"turns played as {option}")
+              for option in ("first", "option1a", "option1b", "option2"))
+      + tuple(Column(name, "int32", STAT_MEANINGS[name]) for name in STAT_NAMES)
+      + (Column("betrayal_cards_held_end", "int32", "betrayal cards in hand at the end"),)
+      + T.seat_label_columns())
+    betrayal_types = tuple(description["betrayal_types"])
+    betrayals = T.TableSchema("betrayals", "one row per betrayal play (§4.4)", (
+        Column("game_index", "int64", "game number within the run (0-based)"),
+        Column("round", "int32", "round number (1-based)"),
+        Column("seat", "int32", "seat that played the card(s)"),
+        T.label_column("card_type", "kind of play (mixed: 1 assassin + 1 country card on a capital, Q9 switch "
+                       "mix_assassin_and_country)", CARD_TYPE_NAMES),
+        T.label_column("card_a", "first betrayal card played", betrayal_types),
+        T.label_column("card_b", "second betrayal card played", betrayal_types, missing="one card played"),
+        Column("cards_spent", "int32", "betrayal cards spent"),
+        Column("target_seat", "int32", "seat owning the target noble"),
+        T.label_column("target_rank", "rank of the target noble", RANK_NAMES),
+        Column("capital", "int32", "1 if the target box is in a capital"),
+        T.label_column("country", "country of the target box", COUNTRY_NAMES),
+        T.label_column("box", "target box (region.upper / region.lower)", tuple(description["box_names"])),
+        Column("success", "int32", "1 if the target noble died"),
+        Column("box_refilled", "int32", "1 if the emptied box was refilled (deferred with the Q8 switch)"),
+    ))
+    seat_range = range(MAX_PLAYERS)
+    country = T.TableSchema("country_scoring", "one row per game, round and country (§6.4)", (
+        Column("game_index", "int64", "game number within the run (0-based)"),
+        Column("round", "int32", "round number (1-based)"),
+        T.label_column("country", "the scored country", COUNTRY_NAMES),
+        *(Column(f"influence_seat_{s}", "int64", f"influence of seat {s}") for s in seat_range),
+        *(T.label_column(f"top_rank_seat_{s}", f"highest living noble of seat {s}", RANK_NAMES,
+                         missing="no living noble in the country") for s in seat_range),
+        *(Column(f"best_hex_seat_{s}", "int64", f"highest hexagon value under a living noble of seat {s}",
+                 missing="no living noble in the country") for s in seat_range),
+        *(Column(f"hex_key_seat_{s}", "int64", f"sum of hex_key_base ** hexagon value over regions with a living "
+                 f"noble of seat {s} (comparing keys compares the hexagon lists, Q19)") for s in seat_range),
+        T.seat_column("first_seat", "seat placed first", "nobody placed"),
+        T.seat_column("second_seat", "seat placed second", "nobody placed"),
+        Column("first_points", "int64", "points to the first place"),
+        Column("second_points", "int64", "points to the second place"),
+        T.label_column("first_tiebreak", "tie-break level that decided first place (§6.4)", TIEBREAK_LEVEL_NAMES,
+                       first_code=min(TIEBREAK_NAMES)),
+        T.label_column("second_tiebreak", "tie-break level that decided second place (§6.4)", TIEBREAK_LEVEL_NAMES,
+                       first_code=min(TIEBREAK_NAMES)),
+    ))
+    return {"games": games, "seats": seats, "betrayals": betrayals, "country_scoring": country}
+

@@ -5,6 +5,7 @@ import numpy as np
 
 from sim import kernel_source_hash
 from sim.core.engine import BotSeat, ConfigError, GameSetup, seed_as_int64
+from sim.core.table_schema import bot_column, declared_tables, win_decided_by
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import results as R
 from sim.louis_xiv.data import (DEFAULT_GAME_FILE, ROUNDS, load_game_file, rule_vector, to_kernel_data)
@@ -71,11 +72,28 @@ class LouisXIVEngine:
         play_chunk_kernel(new_state(data), data, setup.rules, n_players, seed_as_int64(seed), first_game, n_games,
                           families, params, new_move_buffer(), new_option_buffer(),
                           game_rows, seat_rows, courtier_rows)
-        games = columns(game_rows, R.GAME_COLUMNS)
+        return self.tables_of_chunk(setup, game_rows, seat_rows, courtier_rows, seed, bots)
+
+    def table_schemas(self, setup=None) -> dict:
+        """Every table's declared columns (sim.core.table_schema), for this setup's rounds."""
+        setup = setup or self.load_setup()
+        return R.table_schemas(int(setup.data.numbers[ROUNDS]))
+
+    def tables_of_chunk(self, setup, game_rows, seat_rows, courtier_rows, seed, bots) -> dict:
+        """The kernel's result matrices as the declared tables: kernel columns renamed to the
+        shared convention (R.GAME_RENAMES, R.SEAT_RENAMES), per-round columns only for the
+        game's rounds; codes stay integers here and become labels in ``columns_to_arrow``."""
+        schemas = self.table_schemas(setup)
+        n_games = game_rows.shape[0]
+        games = renamed(columns(game_rows, R.GAME_COLUMNS), R.GAME_RENAMES)
+        games["win_decided_by"] = win_decided_by(games["decided_by_tiebreak"], games["shared_win"])
         games["seed"] = np.full(n_games, seed, dtype=np.uint64)
-        seats = columns(seat_rows, R.SEAT_COLUMNS)
-        seats["bot"] = np.array([bot.name for bot in bots])[seats["seat"]]
-        return {"games": games, "seats": seats, "courtiers": columns(courtier_rows, R.COURTIER_COLUMNS)}
+        kept = R.seat_table_columns(int(setup.data.numbers[ROUNDS]))
+        seats = {name: values for name, values in renamed(columns(seat_rows, R.SEAT_COLUMNS), R.SEAT_RENAMES).items()
+                 if name in kept}
+        seats["bot"] = bot_column(bots, seats["seat"])
+        return declared_tables(schemas, {"games": games, "seats": seats,
+                                         "courtiers": columns(courtier_rows, R.COURTIER_COLUMNS)})
 
     def replay(self, setup, n_players, bots, seed, game_index) -> str:
         self._check(n_players, bots)
@@ -106,6 +124,11 @@ def columns(matrix: np.ndarray, names) -> dict[str, np.ndarray]:
     """Named columns of a kernel result matrix (int32 throughout, so every chunk of a run has
     the same Parquet schema); views, not copies, for a column-major ``result_matrix``."""
     return {name: np.ascontiguousarray(matrix[:, index]) for index, name in enumerate(names)}
+
+
+def renamed(table: dict[str, np.ndarray], renames: dict[str, str]) -> dict[str, np.ndarray]:
+    """``table`` with kernel column names replaced by their table names, order kept."""
+    return {renames.get(name, name): values for name, values in table.items()}
 
 
 def mission_names(data) -> list[str]:

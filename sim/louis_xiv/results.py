@@ -51,3 +51,99 @@ C_MARKERS = 7                     # + seat; C_MARKERS + 4 = imaginary player
 # louis_case values (rules §4.3.4); 0 when Louis XIV is not on the courtier
 LOUIS_CASE_NAMES = ("none", "A", "B", "C", "D", "E")
 TOP_SEAT_IMAGINARY = 4            # top_seat value when the two-player imaginary player leads alone
+
+
+# ---- the tables as stored (sim.core.table_schema): kernel columns renamed to the convention
+# both games share, per-round columns cut to the game's rounds, coded columns labelled.
+import functools  # noqa: E402
+
+from sim.core import table_schema as T  # noqa: E402  (the kernel layout above stays import-free)
+from sim.core.table_schema import Column  # noqa: E402
+from sim.louis_xiv.constants import COLOUR_NAMES, MODE_NAMES  # noqa: E402
+
+GAME_RENAMES = {"winner": "first_winner"}
+SEAT_RENAMES = {"winner": "is_winner", "rank": "placement"}
+SIDE_NAMES = ("A", "B")           # rules §0: side A has the red number, face up at game start
+SEAT_OR_IMAGINARY = "seat 0-3, 4 = the two-player imaginary player"
+STAT_MEANINGS = {
+    "intrigue_obtained": "intrigue cards obtained", "intrigue_played": "intrigue cards played (§4.3 step 2)",
+    "bribes": "bribes paid (§4.3.1)", "bribe_gold": "gold paid in bribes",
+    "crowns_from_louis": "crown tokens taken on Louis XIV's courtier (§4.3.4)",
+    "gifts_received": "courtier gifts received", "coats_from_gifts": "coats of arms from gifts",
+    "coats_from_missions": "coats of arms from missions", "coats_from_token_cap": "coats of arms from the token cap",
+    "coats_from_conversion": "coats of arms from the end-of-game conversion (§7)",
+    "coats_from_majority": "coats of arms from majorities (§7)", "gold_spent_skip": "gold spent on LB-SKIP",
+    "gold_spent_tokenswap": "gold spent on LB-TOKENSWAP", "influence_turns": "influence turns played (§4.2)",
+    "place_turns": "turns that placed markers", "retrieve_turns": "turns that took markers back",
+    "markers_placed": "markers placed on courtiers", "markers_retrieved": "markers taken back",
+    "tokens_gained": "mission tokens gained", "crowns_as_wildcard": "crowns spent as a wildcard token",
+}
+
+
+def seat_table_columns(n_rounds: int) -> list[str]:
+    """Kernel seat columns as stored: renamed, per-round columns only for the game's rounds."""
+    kept_rounds = {f"score_after_round_{r + 1}" for r in range(n_rounds)}
+    return [SEAT_RENAMES.get(name, name) for name in SEAT_COLUMNS
+            if not name.startswith("score_after_round_") or name in kept_rounds]
+
+
+@functools.lru_cache(maxsize=None)
+def table_schemas(n_rounds: int) -> dict[str, T.TableSchema]:
+    """Every Louis XIV table, column by column (n_rounds: the game file's rounds, 4)."""
+    games = T.TableSchema("games", "one row per game", T.game_columns() + (
+        Column("exhausted_tokens", "int32", "mission tokens wanted but the supply was empty"),
+        Column("exhausted_coats", "int32", "coats of arms wanted but the pile was empty"),
+        Column("exhausted_gold", "int32", "gold wanted but the bank was empty"),
+        Column("seed", "uint64", "the run's experiment seed"),
+    ) + T.experiment_columns())
+    seats = T.TableSchema("seats", "one row per game and seat", T.seat_columns() + (
+        Column("coats", "int32", "coats of arms at the end"),
+        *(Column(f"missions_{colour}", "int32", f"{colour} missions played") for colour in COLOUR_NAMES),
+        Column("missions_in_hand", "int32", "missions still in hand at the end"),
+        Column("gold", "int32", "gold at the end"),
+        Column("own_supply", "int32", "markers in the own supply at the end"),
+        Column("general_supply", "int32", "markers in the general supply at the end"),
+        Column("markers_on_courtiers", "int32", "markers left on courtiers at the end"),
+        Column("tokens_left", "int32", "mission tokens left at the end"),
+        Column("influence_cards_left", "int32", "influence cards in hand at the end"),
+        Column("intrigue_cards_left", "int32", "intrigue cards in hand at the end"),
+    ) + T.score_after_round_columns(n_rounds, "(coats and missions so far) at the end")
+      + tuple(Column(name, "int32", STAT_MEANINGS[name]) for name in STAT_FIELDS)
+      + tuple(Column("uses_" + ability.lower().replace("-", "_"), "int32", f"uses of mission ability {ability} (§6)")
+              for ability in ABILITY_NAMES)
+      + T.seat_label_columns())
+    courtiers = T.TableSchema("courtiers", "one row per courtier evaluation (12 per round, §4.3)", (
+        Column("game_index", "int64", "game number within the run (0-based)"),
+        Column("round", "int32", "round number (1-based)"),
+        Column("courtier", "int32", "courtier tile number (1..12, rules §1.1)"),
+        T.label_column("side", "tile side face up at the evaluation (A: red number)", SIDE_NAMES),
+        T.label_column("mode", "how the face-up side's gift is won (§4.3.1-4.3.3)", MODE_NAMES),
+        Column("value", "int32", "the side's number (gold bribe base, or the threshold)"),
+        Column("louis", "int32", "1 if Louis XIV stands on this courtier"),
+        *(Column(f"markers_seat_{seat}", "int32", f"markers of seat {seat} evaluated here",
+                 missing="seat not in this game") for seat in range(MAX_PLAYERS)),
+        Column("markers_imaginary", "int32", "markers of the two-player imaginary player (§8)"),
+        T.seat_column("intrigue_seat", "last seat that played an intrigue card here (§4.3 step 2)",
+                      "no intrigue card played"),
+        Column("intrigue_markers", "int32", "markers added by intrigue cards"),
+        Column("intrigue_from_general", "int32", "1 if an intrigue card took markers from the general supply"),
+        T.seat_column("once_first_seat", "seat whose DB-ONCEFIRST broke a tie for first (§6)", "not used"),
+        Column("majority_tie", "int32", "1 if two or more colours tied for most markers"),
+        T.seat_column("top_seat", f"the single colour with most markers ({SEAT_OR_IMAGINARY})",
+                      "nobody alone on top"),
+        T.label_column("louis_case", "Louis XIV's case (§4.3.4)", LOUIS_CASE_NAMES[1:], first_code=1,
+                       missing="Louis XIV is not on this courtier"),
+        Column("free_mask", "int32", "bitmask of seats that got the gift for free"),
+        T.seat_column("crown_seat", "seat that took the crown on Louis XIV's courtier", "no crown taken"),
+        T.seat_column("second_seat", "seat that got the second-place gift (§4.3.4)", "no second place"),
+        Column("bribe_mask", "int32", "bitmask of seats that bribed for the gift (§4.3.1)"),
+        Column("bribe_gold", "int32", "gold paid in bribes here"),
+        Column("to_general_mask", "int32", "bitmask of seats whose markers went to the general supply"),
+        Column("flipped", "int32", "1 if the tile flipped after the evaluation (§4.3.5)"),
+        Column("empty", "int32", "1 if no marker was on the courtier"),
+        Column("majority_tie_decided", "int32", "1 if a tie for most markers decided who got the gift, first "
+               "place or Louis XIV's crown (a gold or first-place side, or Louis XIV's courtier; a tie on a "
+               "threshold side decides nothing)"),
+    ))
+    return {"games": games, "seats": seats, "courtiers": courtiers}
+

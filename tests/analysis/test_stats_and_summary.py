@@ -67,7 +67,7 @@ def test_summary_of_a_hand_made_run(tmp_path):
     # 4 two-player games: A beats B twice, B beats A once, one shared win (scores 5:5)
     seats = {"game_index": [0, 0, 1, 1, 2, 2, 3, 3], "seat": [0, 1] * 4,
              "bot": ["A", "B", "B", "A", "A", "B", "B", "A"],
-             "score": [10, 4, 6, 8, 3, 9, 5, 5], "winner": [1, 0, 0, 1, 0, 1, 1, 1]}
+             "score": [10, 4, 6, 8, 3, 9, 5, 5], "is_winner": [1, 0, 0, 1, 0, 1, 1, 1]}
     games = {"game_index": [0, 1, 2, 3], "n_players": [2] * 4}
     write_run(tmp_path / "run", seats, games)
     summary = summarise(tmp_path / "run")
@@ -88,7 +88,7 @@ def test_summary_of_a_hand_made_run(tmp_path):
 def test_summary_refuses_a_missing_or_incomplete_run(tmp_path):
     with pytest.raises(ConfigError, match="no such run directory"):
         summarise(tmp_path / "nothing")
-    write_run(tmp_path / "half", {"game_index": [0], "seat": [0], "bot": ["A"], "score": [1], "winner": [1]},
+    write_run(tmp_path / "half", {"game_index": [0], "seat": [0], "bot": ["A"], "score": [1], "is_winner": [1]},
               {"game_index": [0], "n_players": [2]}, complete=False)
     with pytest.raises(ConfigError, match="incomplete"):
         summarise(tmp_path / "half")

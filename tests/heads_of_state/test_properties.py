@@ -39,9 +39,9 @@ def test_tables_are_consistent(setup, n_players, seed, families):
                "score_noble_card_majority"]
     assert np.array_equal(seats["score"], sum(seats[c] for c in sources))          # score = sum of sources
     for r in (1, 2, 3):                                                            # exactly three rounds
-        assert np.all(games[f"turns_round{r}"] > 0) and np.all(games[f"round{r}_end_step"] > 0)
-    assert np.all(seats["score_after_round1"] <= seats["score_after_round2"])
-    assert np.all(seats["score_after_round3"] + seats["score_noble_card_majority"] <= seats["score"])
+        assert np.all(games[f"turns_round_{r}"] > 0) and np.all(games[f"end_step_round_{r}"] > 0)
+    assert np.all(seats["score_after_round_1"] <= seats["score_after_round_2"])
+    assert np.all(seats["score_after_round_3"] + seats["score_noble_card_majority"] <= seats["score"])
     # noble-card majorities (§6.5) and the winner tie-break (§6.6) re-derived from the seat rows
     points = setup.data.majority_points
     cards = np.stack([seats[f"cards_{r}"] for r in RANK_NAMES], axis=1).reshape(n, n_players, N_RANKS)
@@ -54,10 +54,10 @@ def test_tables_are_consistent(setup, n_players, seed, families):
     assert np.all(cards.sum(axis=1) <= setup.data.noble_cards_per_rank)
     turns = sum(seats[c] for c in ("turns_first", "turns_option1a", "turns_option1b", "turns_option2"))
     assert np.array_equal(turns.reshape(n, n_players).sum(axis=1),
-                          games["turns_round1"] + games["turns_round2"] + games["turns_round3"])
+                          games["turns_round_1"] + games["turns_round_2"] + games["turns_round_3"])
     assert np.all(seats["turns_first"] == 1)
     for r in (1, 2, 3):                                       # §8.7 revolution card position
-        assert np.all((games[f"round{r}_revolution_position"] >= 1) & (games[f"round{r}_revolution_position"] <= 11))
+        assert np.all((games[f"revolution_position_round_{r}"] >= 1) & (games[f"revolution_position_round_{r}"] <= 11))
     b = t["betrayals"]
     kills = np.zeros(n * n_players, int)
     np.add.at(kills, b["game_index"][b["success"] == 1] * n_players + b["seat"][b["success"] == 1], 1)
@@ -78,11 +78,11 @@ def test_tables_are_consistent(setup, n_players, seed, families):
             tied = [s for s in tied if cards[g, s, r] == top]
         assert tied == np.flatnonzero(win[g]).tolist()
         expected_code = 0 if (score[g] == score[g].max()).sum() == 1 else (1 if len(tied) == 1 else 2)
-        assert games["winner_tiebreak"][g] == expected_code
+        assert games["win_decided_by"][g] == expected_code
     # country scoring: re-derive 1st/2nd place from the row's tie-break inputs
     for i in range(0, len(country["game_index"]), 7):
-        infl = np.array([country[f"influence_s{s}"][i] for s in range(n_players)])
-        key = [(infl[s], country[f"top_rank_s{s}"][i], country[f"hex_key_s{s}"][i]) for s in range(n_players)]
+        infl = np.array([country[f"influence_seat_{s}"][i] for s in range(n_players)])
+        key = [(infl[s], country[f"top_rank_seat_{s}"][i], country[f"hex_key_seat_{s}"][i]) for s in range(n_players)]
         cands = sorted((s for s in range(n_players) if infl[s] > 0), key=lambda s: key[s], reverse=True)
         first, second = country["first_seat"][i], country["second_seat"][i]
         if not cands:

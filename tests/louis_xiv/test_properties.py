@@ -61,7 +61,7 @@ def test_no_negative_gold_and_score_is_coats_plus_five_per_mission(n_players, bo
     # the winner has the most points; ties on points are broken by the own supply
     score = seats["score"].reshape(-1, n_players)
     own = seats["own_supply"].reshape(-1, n_players)
-    winner = seats["winner"].reshape(-1, n_players)
+    winner = seats["is_winner"].reshape(-1, n_players)
     assert (games["winning_score"] == score.max(axis=1)).all()
     # coats handed out never exceed the 60 tiles plus the virtual ones counted as exhaustion (Q14)
     coats = seats["coats"].reshape(-1, n_players).sum(axis=1)

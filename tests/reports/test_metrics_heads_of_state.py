@@ -6,9 +6,10 @@ from reports import metrics_heads_of_state as hs
 
 
 def betrayals():
-    rows = [  # card_type, capital, target_rank, round, success, box_refilled
-        (0, 0, 4, 0, 1, 1), (0, 0, 4, 0, 1, 0), (0, 0, 4, 1, 0, 0), (0, 0, 4, 1, 1, 1),
-        (0, 1, 6, 2, 0, 0), (1, 0, 4, 0, 1, 1), (2, 1, 5, 2, 1, 0)]
+    rows = [  # card_type, capital, target_rank, round, success, box_refilled (as read from betrayals.parquet)
+        ("assassin", 0, "duke", 1, 1, 1), ("assassin", 0, "duke", 1, 1, 0), ("assassin", 0, "duke", 2, 0, 0),
+        ("assassin", 0, "duke", 2, 1, 1), ("assassin", 1, "king", 3, 0, 0), ("single_country", 0, "duke", 1, 1, 1),
+        ("double_country", 1, "archduke", 3, 1, 0)]
     return pl.DataFrame([dict(zip(["card_type", "capital", "target_rank", "round", "success", "box_refilled"], r))
                          for r in rows]).lazy()
 
@@ -34,15 +35,20 @@ def test_betrayal_usage_and_refills():
 
 def test_tiebreak_frequency_per_country():
     country = pl.DataFrame({
-        "country": [0, 0, 0, 0, 1, 1], "round": [0, 0, 0, 0, 0, 0],
-        "first_tiebreak": [0, 1, 1, 2, 0, -1], "second_tiebreak": [0, 0, 2, 2, 0, -1]}).lazy()
+        "country": ["GB", "GB", "GB", "GB", "FR", "FR"], "round": [1, 1, 1, 1, 1, 1],
+        "first_tiebreak": ["influence", "highest_rank", "highest_rank", "hexagon_value", "influence", "no_contest"],
+        "second_tiebreak": ["influence", "influence", "hexagon_value", "hexagon_value", "influence", "no_contest"],
+    }).lazy()
     frame = hs.tiebreaks(country, ["country"])
-    first = frame[(frame.place == "first") & (frame.country == 0)].set_index("level")
-    assert first.loc[1, "share"] == pytest.approx(0.5)
-    assert first.loc[2, "share"] == pytest.approx(0.25)
-    second = frame[(frame.place == "second") & (frame.country == 0)].set_index("level")
-    assert second.loc[2, "share"] == pytest.approx(0.5)
-    assert first.loc[1, "level_name"] == "highest rank"
+    first = frame[(frame.place == "first") & (frame.country == "GB")].set_index("level")
+    assert first.loc["highest_rank", "share"] == pytest.approx(0.5)
+    assert first.loc["hexagon_value", "share"] == pytest.approx(0.25)
+    second = frame[(frame.place == "second") & (frame.country == "GB")].set_index("level")
+    assert second.loc["hexagon_value", "share"] == pytest.approx(0.5)
+    assert first.loc["highest_rank", "level_name"] == "highest rank"
+    # groups come in the labels' declared order (GB before FR; no contest, influence, ...), not alphabetically
+    assert frame[frame.place == "first"]["country"].drop_duplicates().tolist() == ["GB", "FR"]
+    assert first.index.tolist() == ["influence", "highest_rank", "hexagon_value"]
 
 
 def test_noble_card_majority_ties():
@@ -64,7 +70,7 @@ def test_score_sources_and_winner_tiebreak():
     sources = hs.score_sources(seats, ["score_hexagon", "score_country"]).set_index(["who", "source"])
     assert sources.loc[("winners", "hexagon tokens"), "share"] == pytest.approx(0.75)
     assert sources.loc[("others", "country tokens"), "share"] == pytest.approx(0.5)
-    games = pl.DataFrame({"n_players": [4, 4, 4, 4], "winner_tiebreak": [0, 0, 1, 2]}).lazy()
+    games = pl.DataFrame({"n_players": [4, 4, 4, 4], "win_decided_by": ["score", "score", "tiebreak", "shared"]}).lazy()
     frame = hs.winner_tiebreak(games).set_index("outcome")
     assert frame.loc["noble cards decided", "share"] == pytest.approx(0.25)
     assert frame.loc["shared win", "count"] == 1

@@ -4,13 +4,15 @@ import pytest
 
 from reports import metrics_louis_xiv as lx
 
-BASE = {"value": 0, "markers_seat_0": 0, "markers_seat_1": 0, "markers_seat_2": 0, "markers_seat_3": -1,
-        "markers_imaginary": 0, "intrigue_seat": -1, "intrigue_markers": 0, "intrigue_from_general": 0,
-        "once_first_seat": -1, "majority_tie": 0, "top_seat": -1, "louis": 0, "louis_case": 0, "free_mask": 0,
-        "crown_seat": -1, "second_seat": -1, "bribe_mask": 0, "bribe_gold": 0, "to_general_mask": 0,
+# as read from courtiers.parquet: labels for coded columns, nulls (None) where no seat applies
+BASE = {"value": 0, "markers_seat_0": 0, "markers_seat_1": 0, "markers_seat_2": 0, "markers_seat_3": None,
+        "markers_imaginary": 0, "intrigue_seat": None, "intrigue_markers": 0, "intrigue_from_general": 0,
+        "once_first_seat": None, "majority_tie": 0, "majority_tie_decided": 0, "top_seat": None, "louis": 0, "louis_case": None, "free_mask": 0,
+        "crown_seat": None, "second_seat": None, "bribe_mask": 0, "bribe_gold": 0, "to_general_mask": 0,
         "flipped": 0, "empty": 0}
-# courtier 1: side A = gold (mode 0), side B = first place (mode 1); courtier 2: A threshold, B gold
-MODE = {(1, 0): 0, (1, 1): 1, (2, 0): 2, (2, 1): 0}
+# courtier 1: side A = gold, side B = first place; courtier 2: A threshold, B gold
+MODE = {(1, "A"): "gold", (1, "B"): "first", (2, "A"): "threshold", (2, "B"): "gold"}
+A, B = "A", "B"
 
 
 def courtier_rows(history):
@@ -26,10 +28,10 @@ def courtier_rows(history):
 @pytest.fixture
 def courtiers():
     return courtier_rows({
-        (0, 1): [(0, 1, {}), (1, 1, {}), (0, 0, {})],          # A -> B -> A, last round no flip
-        (1, 1): [(0, 0, {"majority_tie": 1}), (0, 1, {}), (1, 0, {})],
-        (0, 2): [(0, 1, {"bribe_mask": 0b011, "bribe_gold": 6}), (1, 0, {}), (1, 0, {"empty": 1})],
-        (1, 2): [(0, 0, {"majority_tie": 1, "once_first_seat": 2}), (0, 0, {}), (0, 0, {})],
+        (0, 1): [(A, 1, {}), (B, 1, {}), (A, 0, {})],          # A -> B -> A, last round no flip
+        (1, 1): [(A, 0, {"majority_tie": 1}), (A, 1, {}), (B, 0, {})],
+        (0, 2): [(A, 1, {"bribe_mask": 0b011, "bribe_gold": 6}), (B, 0, {}), (B, 0, {"empty": 1})],
+        (1, 2): [(A, 0, {"majority_tie": 1, "once_first_seat": 2}), (A, 0, {}), (A, 0, {})],
     })
 
 
@@ -77,21 +79,14 @@ def test_decisive_majority_ties_leave_out_threshold_sides():
     """A tie on a threshold side decides nothing; ties on gold sides and on Louis XIV's courtier
     (a threshold side is never under Louis XIV in the shipped game, but the rule says so) do."""
     rows = courtier_rows({
-        (0, 2): [(0, 0, {"majority_tie": 1, "majority_tie_decided": 0}),          # threshold side
-                 (1, 0, {"majority_tie": 1, "majority_tie_decided": 1})],         # gold side
-        (0, 1): [(0, 0, {"majority_tie": 1, "louis": 1, "majority_tie_decided": 1}), (0, 0, {})],
+        (0, 2): [(A, 0, {"majority_tie": 1, "majority_tie_decided": 0}),          # threshold side
+                 (B, 0, {"majority_tie": 1, "majority_tie_decided": 1})],         # gold side
+        (0, 1): [(A, 0, {"majority_tie": 1, "louis": 1, "majority_tie_decided": 1}), (A, 0, {})],
     })
     ties = lx.majority_ties(rows).set_index("courtier")
     assert ties.loc[2, "ties"] == 2 and ties.loc[2, "decisive_ties"] == 1
     assert ties.loc[2, "decisive_tie_rate"] == pytest.approx(0.5)
     assert ties.loc[1, "decisive_ties"] == 1
-
-
-def test_decisive_majority_ties_of_runs_without_the_column(courtiers):
-    """Runs written before ``majority_tie_decided`` existed: the same rule from side and Louis XIV."""
-    ties = lx.majority_ties(courtiers).set_index("courtier")
-    assert ties.loc[1, "decisive_ties"] == 1       # courtier 1, side A: gold
-    assert ties.loc[2, "decisive_ties"] == 0       # courtier 2, side A: threshold
 
 
 def test_bribes_and_gifts_by_winners(courtiers):
@@ -108,13 +103,14 @@ def test_bribes_and_gifts_by_winners(courtiers):
 
 def test_louis_outcomes():
     courtiers = courtier_rows({
-        (0, 1): [(0, 0, {"louis": 1, "louis_case": 1, "crown_seat": 0, "second_seat": 1})],
-        (1, 1): [(0, 0, {"louis": 1, "louis_case": 4})],
-        (2, 1): [(0, 0, {"louis": 1, "louis_case": 3, "crown_seat": 2})],
-        (3, 1): [(0, 0, {"louis": 0})],
+        (0, 1): [(A, 0, {"louis": 1, "louis_case": "A", "crown_seat": 0, "second_seat": 1})],
+        (1, 1): [(A, 0, {"louis": 1, "louis_case": "D"})],
+        (2, 1): [(A, 0, {"louis": 1, "louis_case": "C", "crown_seat": 2})],
+        (3, 1): [(A, 0, {"louis": 0})],
     })
     cases, per_courtier = lx.louis_outcomes(courtiers)
     assert cases["count"].sum() == 3
+    assert cases.set_index("louis_case").loc["D", "case"] == "D: tie on top, no crown"
     assert per_courtier.loc[0, "crown_taken_rate"] == pytest.approx(2 / 3)
     assert per_courtier.loc[0, "tied_on_top_rate"] == pytest.approx(1 / 3)
     assert per_courtier.loc[0, "second_place_gift_rate"] == pytest.approx(1 / 3)
@@ -122,7 +118,7 @@ def test_louis_outcomes():
 
 def test_score_sources_shares():
     seats = pl.DataFrame({
-        "winner": [1, 0], "score": [30, 12], "coats_from_gifts": [10, 2], "coats_from_missions": [5, 0],
+        "is_winner": [1, 0], "score": [30, 12], "coats_from_gifts": [10, 2], "coats_from_missions": [5, 0],
         "coats_from_token_cap": [0, 0], "coats_from_conversion": [0, 0], "coats_from_majority": [5, 0],
         "missions_light": [1, 2], "missions_blue": [1, 0], "missions_dark": [0, 0]}).lazy()
     sources = lx.score_sources(seats).set_index(["who", "source"])

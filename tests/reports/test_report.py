@@ -8,6 +8,7 @@ import yaml
 
 from reports import metrics_louis_xiv as lx
 from reports.command import build_report
+from reports.rundir import load_run
 from sim.core.engine import ConfigError
 
 
@@ -41,13 +42,13 @@ def test_louis_xiv_report(louis_run, tmp_path):
 def test_transition_shortcut_matches_consecutive_rounds(louis_run):
     """side_transitions derives the next side from `flipped`; check it against a join of
     consecutive evaluations of the same courtier in a real run."""
-    courtiers = pl.scan_parquet(louis_run / "courtiers.parquet")
+    courtiers = load_run(louis_run).scan("courtiers")       # labels as strings, as the report reads them
     side, _ = lx.side_transitions(courtiers)
     frame = courtiers.select("game_index", "courtier", "round", "side").collect()
     joined = frame.join(frame.with_columns(pl.col("round") - 1), on=["game_index", "courtier", "round"],
                         suffix="_next")
     counts = joined.group_by(["side", "side_next"]).len().to_pandas().pivot(
-        index="side", columns="side_next", values="len")
+        index="side", columns="side_next", values="len").reindex(index=["A", "B"], columns=["A", "B"])
     shares = counts.div(counts.sum(axis=1), axis=0)
     assert side.to_numpy() == pytest.approx(shares.to_numpy())
 
