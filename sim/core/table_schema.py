@@ -174,7 +174,7 @@ def seat_columns() -> tuple[Column, ...]:
     """Leading columns of every seats table (one row per game and seat)."""
     return (
         Column("game_index", "int64", "game number within the run (0-based)"),
-        Column("seat", "int32", "seat number (0-based; the replay prints the same numbers)"),
+        Column("seat", "int32", "seat number (0-based; a replay's first line says how it numbers seats)"),
         Column("start_position", "int32", "place in the turn order of round 1 (0 = start player)"),
         Column("score", "int32", "final score"),
         Column("placement", "int32", "1 + number of seats with a higher score (ties share a placement)"),

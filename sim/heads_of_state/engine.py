@@ -233,7 +233,7 @@ def decode_events(events, description, bot_names=None):
     lines = []
     for code, a, b, c in events.tolist():
         if code == ev.EV_GAME_START:
-            lines.append(f"game {b}: {a} players, seed {c % 2**64}")
+            lines.append(f"game {b}: {a} players, seed {c % 2**64}; seats numbered from 0, as in the tables")
         elif code == ev.EV_ROUND_START:
             lines.append(f"== round {years[a]} ==")
         elif code == ev.EV_TURN:

@@ -99,7 +99,8 @@ class LouisXIVEngine:
         self._check(n_players, bots)
         state, _ = self.replay_state(setup, n_players, bots, seed, game_index)
         names = mission_names(setup.data)
-        header = (f"Louis XIV, {n_players} players, seed {seed}, game {game_index}; bots: "
+        header = (f"Louis XIV, {n_players} players, seed {seed}, game {game_index}; seats numbered from 1 "
+                  "(seat 1 is seat 0 in the tables); bots: "
                   + ", ".join(f"seat {seat + 1} {bot.name}" for seat, bot in enumerate(bots)))
         return header + "\n" + decode(state.trace, int(state.game[TRACE_LENGTH]), names) + "\n"
 

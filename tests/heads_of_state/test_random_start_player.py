@@ -76,5 +76,5 @@ def test_s3_11_the_switch_shifts_no_other_random_source(setup, random_start_setu
     switched = ENGINE.play_chunk(random_start_setup, 3, bots, 9, 0, 60)
     seat_0 = switched["games"]["first_start_seat"] == 0
     assert 0 < seat_0.sum() < 60
-    for column in ("winner_mask", "turns_round1", "turns_round3", "round3_revolution_position"):
+    for column in ("winner_mask", "turns_round_1", "turns_round_3", "revolution_position_round_3"):
         assert (default["games"][column][seat_0] == switched["games"][column][seat_0]).all(), column
