@@ -109,11 +109,6 @@ def chunk_problem(out_dir: Path, run_hash: str, first_game: int, n_games: int,
     return None
 
 
-def entry_rows(out_dir: Path, first_game: int) -> dict[str, int]:
-    entry = read_entry(out_dir, first_game) or {}
-    return {table: int(record.get("rows", 0)) for table, record in (entry.get("files") or {}).items()}
-
-
 def delete_chunk(out_dir: Path, first_game: int, tables: tuple[str, ...]) -> None:
     """Delete a chunk's parts and its entry: the exact names its entry lists (which are the names
     courtsim computes for that chunk); temporaries: :func:`remove_part_temporaries`."""
