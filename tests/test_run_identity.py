@@ -122,3 +122,45 @@ def test_two_different_bots_of_one_name_in_simulate_are_refused(tmp_path):
         bots.append(str(path))
     result = invoke("simulate", "louis-xiv", "-p", 2, "-n", 2, "--bots", ",".join(bots), "--out", tmp_path / "run")
     assert_one_line_error(result, "two different bots named 'hunter'")
+
+
+class CrashesInChunk:
+    """A game engine interrupted (Ctrl-C) in the chunk that holds ``crash_at_game``."""
+
+    def __init__(self, engine, crash_at_game: int):
+        self.engine, self.crash_at_game = engine, crash_at_game
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+    def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
+        if first_game <= self.crash_at_game < first_game + n_games:
+            raise KeyboardInterrupt
+        return self.engine.play_chunk(setup, n_players, bots, seed, first_game, n_games)
+
+
+@pytest.mark.parametrize("game, file_name, key, old, new", [
+    ("louis-xiv", "louis_xiv.yaml", "points_per_mission", "5", "6"),
+    ("heads-of-state", "heads_of_state.yaml", "display_size", "6", "5"),
+])
+def test_a_game_file_changed_between_interrupt_and_resume_is_refused_naming_the_key(tmp_path, game, file_name,
+                                                                                   key, old, new):
+    from sim import registry
+    from sim.core.engine import ConfigError
+    from sim.core.runner import run_simulation
+
+    engine = registry.get_engine(game)
+    game_file = tmp_path / file_name
+    shutil.copy(GAMES / file_name, game_file)
+    bots = [engine.resolve_bot("greedy")] * 4
+
+    def simulate(play_with):
+        return run_simulation(play_with, engine.load_setup(str(game_file)), 4, bots, 5, 8, tmp_path / "run",
+                              chunk_size=2, progress=False, log=lambda message: None)
+    with pytest.raises(KeyboardInterrupt):
+        simulate(CrashesInChunk(engine, crash_at_game=5))
+    edit_value(game_file, key, old, new)
+    with pytest.raises(ConfigError, match=rf"key 'setup.game_data.{key}': {old} in the run, {new} now"):
+        simulate(engine)
+    edit_value(game_file, key, new, old)
+    assert simulate(engine).chunks_reused == 2
