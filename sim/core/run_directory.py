@@ -24,7 +24,6 @@ from sim.core.engine import ConfigError
 
 WRITING = "writing"
 DONE = "done"
-ENTRY_NAME = "chunk-{first_game:012d}.json"
 CHUNK_FILE = re.compile(r"chunk-[0-9]{12}\.(parquet|json)")
 
 
@@ -136,11 +135,11 @@ def listed_entries(out_dir: Path, run_hash: str) -> list[int]:
         return []
     firsts = []
     for path in directory.glob("chunk-*.json"):
-        stem = path.name.removeprefix("chunk-").removesuffix(".json")
-        if len(stem) == 12 and stem.isdigit() and path.name == ENTRY_NAME.format(first_game=int(stem)):
-            entry = read_entry(out_dir, int(stem))
+        if CHUNK_FILE.fullmatch(path.name):
+            first_game = int(path.name.removeprefix("chunk-").removesuffix(".json"))
+            entry = read_entry(out_dir, first_game)
             if entry is not None and entry.get("run_hash") == run_hash:
-                firsts.append(int(stem))
+                firsts.append(first_game)
     return sorted(firsts)
 
 

@@ -36,6 +36,7 @@ import numpy as np
 import yaml
 
 from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.core.results import write_bytes_atomically
 
 MANIFEST_NAME = "run.yaml"
 FORMAT = 2
@@ -179,13 +180,8 @@ def read_manifest(out_dir: Path) -> dict | None:
 
 def write_manifest(out_dir: Path, manifest: dict) -> None:
     """Atomic write (temporary file + rename), so run.yaml is never half written."""
-    path = manifest_path(out_dir)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(yaml.safe_dump(to_plain(manifest), sort_keys=False), encoding="utf-8")
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    write_bytes_atomically(yaml.safe_dump(to_plain(manifest), sort_keys=False).encode("utf-8"),
+                           manifest_path(out_dir))
 
 
 def new_manifest(config: dict, provenance: dict | None = None) -> dict:

@@ -355,10 +355,11 @@ def chunks_to_play(out_dir: Path, run_hash: str, chunks: list[Chunk], tables: tu
                    resume: bool, log: Callable[[str], None]) -> list[Chunk]:
     """The chunks without verified parts. A chunk whose parts fail verification (truncated,
     corrupt, replaced by another chunk's, from another run) is named, deleted and played again."""
+    if not resume:  # a fresh run (or one played again from scratch): every chunk, nothing to check
+        return list(chunks)
     pending = []
     for chunk in chunks:
-        problem = run_directory.chunk_problem(out_dir, run_hash, chunk.first_game, chunk.n_games, tables) \
-            if resume else "missing"
+        problem = run_directory.chunk_problem(out_dir, run_hash, chunk.first_game, chunk.n_games, tables)
         if problem is None:
             continue
         if problem != "missing":
