@@ -36,13 +36,23 @@ R_OPTION2_REFILL = 4              # Q8: 0 interleaved, 1 deferred
 R_OPTION2_TAKE_ORDER = 5          # Q7: 0 betrayal_first, 1 player_choice
 R_MIX_ASSASSIN_COUNTRY = 6        # Q9: 0 never mixed, 1 assassin + country card on a capital
 R_RANDOM_START_PLAYER = 7         # §3 step 11: 0 seat 0 starts, 1 a seeded random seat
-N_RULES = 8
+R_FIRST_TURN_TAKE_ONLY = 8        # Q4: 0 a first turn may raise nobles, 1 it only takes cards
+R_REVOLUTION_TAKE_LOST = 9        # Q5: 0 the interrupted take is repeated, 1 it is used up
+R_TAKE_FROM_SET_ASIDE = 10        # Q31: 0 never, 1 Option 1b's take may be a set-aside card
+R_DEAD_TILES_RETURN = 11          # Q15: 0 dead tiles stay, 1 they return to supply at a round end
+R_INFLUENCE_HEXAGON_TIEBREAK = 12  # Q19: 0 all_regions (lexicographic), 1 best_region only
+R_WINNER_TIEBREAK = 13            # Q22: 0 noble_cards, 1 living_nobles on the board
+N_RULES = 14
 RULE_NAMES = ("first_turn_refresh", "courtesan_only_for_missing", "large_token_counts_noble_cards",
               "betrayal_reshuffle", "option2_refill", "option2_take_order",
-              "mix_assassin_and_country", "random_start_player")
+              "mix_assassin_and_country", "random_start_player", "first_turn_take_only",
+              "revolution_take_lost", "option1b_take_from_set_aside", "dead_tiles_return_at_round_end",
+              "influence_hexagon_tiebreak", "winner_tiebreak")
 RESHUFFLE_CHOICES = ("when_deck_empties", "when_draw_needed")
 TAKE_ORDER_CHOICES = ("betrayal_first", "player_choice")
 REFILL_CHOICES = ("interleaved", "deferred")
+HEXAGON_TIEBREAK_CHOICES = ("all_regions", "best_region")
+WINNER_TIEBREAK_CHOICES = ("noble_cards", "living_nobles")
 
 HosData = namedtuple("HosData", [
     # scalars
@@ -56,7 +66,7 @@ HosData = namedtuple("HosData", [
     "region_country", "region_type", "region_hex", "region_box", "box_region", "box_ranks",
     "box_upper", "base_influence", "country_regions", "country_nreg",
     # tokens / setup
-    "square_tokens", "round_tokens", "large_tokens", "large_n", "first_turn_takes",
+    "square_tokens", "round_tokens", "large_tokens", "large_n", "first_turn_takes", "starting_points",
     # derived
     "hex_key_base",
 ])
@@ -113,6 +123,12 @@ class Rules(_Model):
     option2_take_order: str = "betrayal_first"
     mix_assassin_and_country: StrictBool = False
     random_start_player: StrictBool = False
+    first_turn_take_only: StrictBool = False
+    revolution_take_lost: StrictBool = False
+    option1b_take_from_set_aside: StrictBool = False
+    dead_tiles_return_at_round_end: StrictBool = False
+    influence_hexagon_tiebreak: str = "all_regions"
+    winner_tiebreak: str = "noble_cards"
 
 
 class HosFile(_Model):
@@ -148,6 +164,7 @@ class HosFile(_Model):
     option1b_min_regular_deck: MIN_REGULAR_DECK
     betrayal_reshuffle: str
     first_turn_takes: dict[int, list[FIRST_TURN_TAKES]]
+    starting_points: dict[int, list[POINTS]]
     rules: Rules = Rules()
 
 
@@ -164,7 +181,9 @@ def _set_dotted(raw: dict, key: str, value):
 
 
 SWITCH_CHOICES = {"betrayal_reshuffle": RESHUFFLE_CHOICES, "option2_refill": REFILL_CHOICES,
-                  "option2_take_order": TAKE_ORDER_CHOICES}
+                  "option2_take_order": TAKE_ORDER_CHOICES,
+                  "influence_hexagon_tiebreak": HEXAGON_TIEBREAK_CHOICES,
+                  "winner_tiebreak": WINNER_TIEBREAK_CHOICES}
 
 
 def rule_switch_value(name: str, value):
@@ -421,13 +440,21 @@ def build(f: HosFile, file: str):
         if len(takes) != n:
             _fail(file, f"first_turn_takes.{n}", f"{n} counts, one per seat", takes)
         first[n, :n] = takes
+    # start-player compensation (not in the rules; default all 0): points by place after the
+    # start player, scored at setup (score source start_compensation)
+    starting = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS), i64)
+    if set(f.starting_points) != {2, 3, 4, 5}:
+        _fail(file, "starting_points", "keys 2, 3, 4, 5", sorted(f.starting_points))
+    for n, points in f.starting_points.items():
+        if len(points) != n:
+            _fail(file, f"starting_points.{n}", f"{n} values, one per place from the start player", points)
+        starting[n, :n] = points
     check_deck_sizes(f, file, deck_len)
-    if f.rules.option2_take_order not in TAKE_ORDER_CHOICES:
-        _fail(file, "rules.option2_take_order", " or ".join(TAKE_ORDER_CHOICES), f.rules.option2_take_order)
     if f.betrayal_reshuffle not in RESHUFFLE_CHOICES:
         _fail(file, "betrayal_reshuffle", " or ".join(RESHUFFLE_CHOICES), f.betrayal_reshuffle)
-    if f.rules.option2_refill not in REFILL_CHOICES:
-        _fail(file, "rules.option2_refill", " or ".join(REFILL_CHOICES), f.rules.option2_refill)
+    for name in ("option2_take_order", "option2_refill", "influence_hexagon_tiebreak", "winner_tiebreak"):
+        if getattr(f.rules, name) not in SWITCH_CHOICES[name]:
+            _fail(file, f"rules.{name}", " or ".join(SWITCH_CHOICES[name]), getattr(f.rules, name))
     lim_t, lim_r = f.hand_limit_turn_end, f.hand_limit_round_start
     data = HosData(
         f.display_size, f.betrayal_display_size, f.revolution_deck_cards, lim_t.character,
@@ -438,7 +465,7 @@ def build(f: HosFile, file: str):
         np.array(btype_mask, i64), bdeck_init,
         region_country, region_type, region_hex, region_box, np.array(box_region, i64),
         np.array(box_ranks, i64), np.array(box_upper, i64), base_influence, country_regions, nreg,
-        square, rounds, large, large_n, first, hex_key_base,
+        square, rounds, large, large_n, first, starting, hex_key_base,
     )
     rules = np.zeros(N_RULES, np.float64)
     rules[R_FIRST_TURN_REFRESH] = float(f.rules.first_turn_refresh)
@@ -449,6 +476,12 @@ def build(f: HosFile, file: str):
     rules[R_OPTION2_REFILL] = float(REFILL_CHOICES.index(f.rules.option2_refill))
     rules[R_MIX_ASSASSIN_COUNTRY] = float(f.rules.mix_assassin_and_country)
     rules[R_RANDOM_START_PLAYER] = float(f.rules.random_start_player)
+    rules[R_FIRST_TURN_TAKE_ONLY] = float(f.rules.first_turn_take_only)
+    rules[R_REVOLUTION_TAKE_LOST] = float(f.rules.revolution_take_lost)
+    rules[R_TAKE_FROM_SET_ASIDE] = float(f.rules.option1b_take_from_set_aside)
+    rules[R_DEAD_TILES_RETURN] = float(f.rules.dead_tiles_return_at_round_end)
+    rules[R_INFLUENCE_HEXAGON_TIEBREAK] = float(HEXAGON_TIEBREAK_CHOICES.index(f.rules.influence_hexagon_tiebreak))
+    rules[R_WINNER_TIEBREAK] = float(WINNER_TIEBREAK_CHOICES.index(f.rules.winner_tiebreak))
     description = {
         "source_file": file,
         "game_data": f.model_dump(mode="json"),  # every validated value: the run's identity (run.yaml)

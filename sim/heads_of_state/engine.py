@@ -242,6 +242,12 @@ def decode_events(events, description, bot_names=None):
             lines.append(f"   {seat(a)} takes {chars[c]} from display slot {b}")
         elif code == ev.EV_TAKE_DECK:
             lines.append(f"   {seat(a)} draws {chars[b]} from the deck")
+        elif code == ev.EV_TAKE_SET_ASIDE:
+            lines.append(f"   {seat(a)} takes {chars[c]} from the set-aside cards (Q31 switch)")
+        elif code == ev.EV_STARTING_POINTS:
+            lines.append(f"   {seat(a)} starts with {b} points (starting_points)")
+        elif code == ev.EV_DEAD_RETURN:
+            lines.append(f"   {seat(a)}'s {b} dead tiles return to his supply (Q15 switch)")
         elif code == ev.EV_REFRESH:
             lines.append(f"   {seat(a)} refreshes the display (option 1b)")
         elif code == ev.EV_RAISE:

@@ -10,13 +10,15 @@ from sim.heads_of_state.state import kernel
 (EV_GAME_START, EV_ROUND_START, EV_TURN, EV_TAKE_DISPLAY, EV_TAKE_DECK, EV_REFRESH, EV_RAISE,
  EV_COURTESAN, EV_HEXAGON, EV_SQUARE, EV_LARGE, EV_BTAKE_DISPLAY, EV_BTAKE_DECK, EV_BPLAY,
  EV_BAG, EV_KILL, EV_LEAVE_EMPTY, EV_DISCARD, EV_BDISCARD, EV_REVOLUTION, EV_COUNTRY,
- EV_MAJORITY, EV_GAME_END, EV_BRESHUFFLE, EV_SCORE, EV_NO_CARD) = range(26)
+ EV_MAJORITY, EV_GAME_END, EV_BRESHUFFLE, EV_SCORE, EV_NO_CARD, EV_TAKE_SET_ASIDE,
+ EV_STARTING_POINTS, EV_DEAD_RETURN) = range(29)
 
 # Python-side formats: (name, text with {p} seat, {a}, {b}, {c} replaced by decoded values)
 EVENT_NAMES = ("game_start", "round_start", "turn", "take_display", "take_deck", "refresh",
                "raise", "courtesan", "hexagon", "square", "large", "btake_display", "btake_deck",
                "bplay", "bag", "kill", "leave_empty", "discard", "bdiscard", "revolution",
-               "country", "majority", "game_end", "breshuffle", "score", "no_noble_card")
+               "country", "majority", "game_end", "breshuffle", "score", "no_noble_card",
+               "take_set_aside", "starting_points", "dead_tiles_return")
 
 # counters of the chunk context. K_FORCED (row + 1, 0 = none) makes the next bot decision take that
 # row whatever the bot: a search bot replays its candidate decision on a copy of the state with it.

@@ -5,11 +5,12 @@ from numba import njit
 from sim.core.random_streams import ONE, draw_at, index_below, seed_streams, stream_key, unit_float
 from sim.heads_of_state.data import R_RANDOM_START_PLAYER
 from sim.heads_of_state.decks import build_character_decks, setup_betrayal_deck
-from sim.heads_of_state.events import EV_GAME_END, EV_GAME_START, EV_ROUND_START, EV_SCORE, trace
-from sim.heads_of_state.scoring import find_winners
+from sim.heads_of_state.events import (EV_GAME_END, EV_GAME_START, EV_ROUND_START, EV_SCORE,
+                                       EV_STARTING_POINTS, trace)
+from sim.heads_of_state.scoring import add_score, find_winners
 from sim.heads_of_state.state import (kernel, N_STATS, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, RNG_START_PLAYER,
                                       S_ACTIVE, S_GAME_INDEX, S_GAME_OVER, S_GAME_ROW, S_N_PLAYERS, S_ROUND,
-                                      S_START_SEAT, clear_state, new_state)
+                                      S_START_SEAT, SRC_START, clear_state, new_state)
 from sim.heads_of_state.tables import (G_FIRST_START_SEAT, G_FIRST_WINNER, G_GAME_INDEX, G_N_PLAYERS, G_ROUND_END_STEP,
                                        G_REVOLUTION_POSITION, G_SEED, G_TURNS_ROUND, G_WINNER_MASK, G_WINNER_TIEBREAK,
                                        SE_BOT_FAMILY, SE_CARDS, SE_GAME_INDEX, SE_IS_WINNER, SE_NOBLES_LOST,
@@ -50,7 +51,20 @@ def setup_game(st, d, cx, n_players, seed, game_index, row):
     build_character_decks(st, d, cx)                        # steps 2-5
     setup_betrayal_deck(st, d, cx)                      # step 6
     trace(cx.counters, cx.trace, EV_GAME_START, n_players, game_index, seed)
+    score_starting_points(st, d, cx, n_players, start_seat)
     trace(cx.counters, cx.trace, EV_ROUND_START, 0, 0, 0)
+
+
+@kernel
+def score_starting_points(st, d, cx, n_players, start_seat):
+    """A designer's start-player compensation (game file starting_points; all 0 in the printed
+    game, which has only the first-turn takes of §4.1): points by place after the start player."""
+    for place in range(n_players):
+        points = d.starting_points[n_players, place]
+        if points != 0:
+            seat = (start_seat + place) % n_players
+            add_score(st, seat, SRC_START, points)
+            trace(cx.counters, cx.trace, EV_STARTING_POINTS, seat, points, 0)
 
 
 @kernel
@@ -67,7 +81,7 @@ def play_game(st, d, cx):
 @kernel
 def record_game(st, d, cx, seed, row):
     n_players = st.scal[S_N_PLAYERS]
-    mask, first, code = find_winners(st)
+    mask, first, code = find_winners(st, cx)
     g = cx.games[row]
     g[G_GAME_INDEX] = st.scal[S_GAME_INDEX]
     g[G_SEED] = seed

@@ -3,13 +3,15 @@
 game; otherwise hands are cut to 6/2 and the character decks and betrayal display are renewed."""
 
 from sim.heads_of_state.bots import D_BDISCARD, D_DISCARD, choose
+from sim.heads_of_state.data import R_DEAD_TILES_RETURN, R_INFLUENCE_HEXAGON_TIEBREAK
 from sim.heads_of_state.decks import build_character_decks, refill_betrayal_display
 from sim.heads_of_state.events import (W_BEST_HEX, W_HEX_KEY, W_INFLUENCE, W_ORDER, W_TOP_RANK,
-                                       EV_BDISCARD, EV_COUNTRY, EV_DISCARD, EV_REVOLUTION,
-                                       EV_ROUND_START, trace)
+                                       EV_BDISCARD, EV_COUNTRY, EV_DEAD_RETURN, EV_DISCARD,
+                                       EV_REVOLUTION, EV_ROUND_START, trace)
 from sim.heads_of_state.scoring import (TB_NO_CONTEST, add_score, country_influence,
                                         noble_card_majorities, rank_country, tiebreak_level)
-from sim.heads_of_state.state import (kernel, STAT_DISCARD_ROUND_CHAR, S_REV_N, MAX_PLAYERS, N_CHAR_TYPES, N_COUNTRIES, N_ROUNDS, S_GAME_OVER,
+from sim.heads_of_state.state import (kernel, STAT_DISCARD_ROUND_CHAR, S_REV_N, MAX_PLAYERS, N_CHAR_TYPES, N_COUNTRIES,
+                                      N_RANKS, N_ROUNDS, S_GAME_OVER,
                                       S_GAME_ROW, S_GAME_INDEX, S_N_PLAYERS, S_ROUND,
                                       SRC_ROUND_INFLUENCE)
 from sim.heads_of_state.tables import (C_BEST_HEX, C_COUNTRY, C_FIRST_POINTS, C_FIRST_SEAT,
@@ -59,8 +61,12 @@ def round_end_influence_scoring(st, d, cx):
     best_hex = cx.work[W_BEST_HEX]
     hex_key = cx.work[W_HEX_KEY]
     order = cx.work[W_ORDER]
+    best_region_only = cx.rules[R_INFLUENCE_HEXAGON_TIEBREAK] != 0.0
     for c in range(N_COUNTRIES):
         country_influence(st, d, c, infl, top_rank, best_hex, hex_key)
+        if best_region_only:     # Q19 other reading: level 3 compares only the best hexagon
+            for p in range(n_players):
+                hex_key[p] = best_hex[p]
         n = rank_country(st, n_players, infl, top_rank, hex_key, order, cx.fwork)
         row = cx.country[st.scal[S_GAME_ROW] * N_ROUNDS * N_COUNTRIES + rnd * N_COUNTRIES + c]
         row[C_GAME_INDEX] = st.scal[S_GAME_INDEX]
@@ -111,6 +117,8 @@ def revolution(st, d, cx, step):
         return
     st.scal[S_ROUND] = rnd + 1                                 # §5.2 step 3
     trace(cx.counters, cx.trace, EV_ROUND_START, rnd + 1, 0, 0)
+    if cx.rules[R_DEAD_TILES_RETURN] != 0.0:                   # Q15 other reading (3e)
+        return_dead_tiles(st, cx)
     for p in range(n_players):                                 # 3a
         discard_to_limit(st, d, cx, p, d.round_limit_char, d.round_limit_betrayal,
                          STAT_DISCARD_ROUND_CHAR)
@@ -120,3 +128,20 @@ def revolution(st, d, cx, step):
             st.bdiscard[st.bdisplay[slot]] += 1
             st.bdisplay[slot] = -1
     refill_betrayal_display(st, cx)
+
+
+@kernel
+def return_dead_tiles(st, cx):
+    """Q15 switch dead_tiles_return_at_round_end: every dead tile leaves its hexagon and goes back
+    to its owner's supply when a round ends (so it no longer counts for a square token, §6.2).
+    Default: dead tiles stay on the hexagons for the rest of the game (§4.7)."""
+    dead = st.dead
+    for p in range(st.scal[S_N_PLAYERS]):
+        returned = 0
+        for region in range(dead.shape[1]):
+            for r in range(N_RANKS):
+                st.tiles[p, r] += dead[p, region, r]
+                returned += dead[p, region, r]
+                dead[p, region, r] = 0
+        if returned > 0:
+            trace(cx.counters, cx.trace, EV_DEAD_RETURN, p, returned, 0)

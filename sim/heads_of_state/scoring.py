@@ -3,7 +3,7 @@ influence (§6.4), final noble-card majorities (§6.5) and the winner (§6.6).
 """
 
 from sim.core.random_streams import uniform
-from sim.heads_of_state.data import R_LARGE_TOKEN_BY_CARDS
+from sim.heads_of_state.data import R_LARGE_TOKEN_BY_CARDS, R_WINNER_TIEBREAK
 from sim.heads_of_state.events import EV_HEXAGON, EV_LARGE, EV_MAJORITY, EV_SQUARE, trace
 from sim.heads_of_state.state import (kernel, CAPITAL, N_RANKS, RNG_TIEBREAK, S_LARGE_NEXT, S_N_PLAYERS,
                                       SRC_ALL_RANKS, SRC_COUNTRY, SRC_HEXAGON, SRC_NOBLE_MAJORITY)
@@ -204,11 +204,30 @@ def noble_card_majorities(st, d, cx):
 
 
 @kernel
-def find_winners(st):
-    """§6.6: highest score; ties broken by king cards, then archduke cards ... baron cards (Q22);
-    still tied -> shared win. Returns (winner bitmask, first winner seat, tiebreak code)."""
+def living_nobles(st, p, rank):
+    """p's nobles of ``rank`` alive in boxes (Q22 other reading of "the most kings")."""
+    n = 0
+    for box in range(st.box_owner.shape[0]):
+        if st.box_owner[box] == p and st.box_rank[box] == rank:
+            n += 1
+    return n
+
+
+@kernel
+def winner_tiebreak_count(st, cx, p, rank):
+    """What §6.6's "most kings" (then archdukes ...) counts for p: noble cards held (Q22 default)
+    or, with winner_tiebreak = living_nobles, nobles of that rank alive on the board."""
+    if cx.rules[R_WINNER_TIEBREAK] != 0.0:
+        return living_nobles(st, p, rank)
+    return st.cards[p, rank]
+
+
+@kernel
+def find_winners(st, cx):
+    """§6.6: highest score; ties broken by king cards, then archduke cards ... baron cards (Q22;
+    the switch winner_tiebreak counts living nobles instead); still tied -> shared win.
+    Returns (winner bitmask, first winner seat, tiebreak code)."""
     n_players = st.scal[S_N_PLAYERS]
-    cards = st.cards
     score = st.score
     best = score[0]
     for p in range(1, n_players):
@@ -226,11 +245,11 @@ def find_winners(st):
         for r in range(N_RANKS - 1, -1, -1):
             top = -1
             for p in range(n_players):
-                if mask & (1 << p) and cards[p, r] > top:
-                    top = cards[p, r]
+                if mask & (1 << p) and winner_tiebreak_count(st, cx, p, r) > top:
+                    top = winner_tiebreak_count(st, cx, p, r)
             new_mask = 0
             for p in range(n_players):
-                if mask & (1 << p) and cards[p, r] == top:
+                if mask & (1 << p) and winner_tiebreak_count(st, cx, p, r) == top:
                     new_mask |= 1 << p
             mask = new_mask
         n = 0

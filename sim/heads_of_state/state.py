@@ -45,9 +45,12 @@ ASSASSIN = 0
 PROVINCE, CAPITAL = 0, 1
 
 # --- score sources (seats table) ---------------------------------------------------------------
-SRC_HEXAGON, SRC_COUNTRY, SRC_ALL_RANKS, SRC_ROUND_INFLUENCE, SRC_NOBLE_MAJORITY = range(5)
-SCORE_SOURCE_NAMES = ("hexagon", "country", "all_ranks", "round_influence", "noble_card_majority")
-N_SCORE_SOURCES = 5
+# (start_compensation: the game file's starting_points, a designer's start-player compensation;
+# 0 in the printed game)
+SRC_HEXAGON, SRC_COUNTRY, SRC_ALL_RANKS, SRC_ROUND_INFLUENCE, SRC_NOBLE_MAJORITY, SRC_START = range(6)
+SCORE_SOURCE_NAMES = ("hexagon", "country", "all_ranks", "round_influence", "noble_card_majority",
+                      "start_compensation")
+N_SCORE_SOURCES = 6
 
 # --- random sources (one stream per source of chance; sim.core.random_streams) ----------------
 RNG_CHARACTER_DECK = 0   # character deck shuffles (setup, 1b set-aside, round change)

@@ -107,6 +107,7 @@ TIEBREAK_LEVEL_NAMES = tuple(TIEBREAK_NAMES[level] for level in sorted(TIEBREAK_
 SCORE_SOURCE_MEANINGS = {
     "hexagon": "hexagon tokens", "country": "country square tokens", "all_ranks": "large round tokens for all 7 ranks",
     "round_influence": "round-end influence scoring (§6.4)", "noble_card_majority": "end-game noble-card majorities",
+    "start_compensation": "the game file's starting_points (a start-player compensation; 0 in the printed game)",
 }
 STAT_MEANINGS = {
     "courtesans_used": "courtesans paid instead of a character card",

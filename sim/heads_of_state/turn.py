@@ -4,11 +4,12 @@ runs the round change (round_end.py) and is repeated from the new display/deck (
 
 from sim.heads_of_state.betrayal import betrayal_plays
 from sim.heads_of_state.bots import D_BTAKE, D_OPTION, D_RAISE, D_TAKE, D_TAKE_ORDER, choose
-from sim.heads_of_state.data import R_FIRST_TURN_REFRESH, R_OPTION2_TAKE_ORDER
+from sim.heads_of_state.data import (R_FIRST_TURN_REFRESH, R_FIRST_TURN_TAKE_ONLY, R_OPTION2_TAKE_ORDER,
+                                     R_REVOLUTION_TAKE_LOST, R_TAKE_FROM_SET_ASIDE)
 from sim.heads_of_state.decks import (betrayal_drawable, draw_betrayal_card, draw_character_card,
                                       refill_betrayal_display, return_set_aside)
 from sim.heads_of_state.events import (EV_BTAKE_DECK, EV_BTAKE_DISPLAY, EV_REFRESH, EV_TAKE_DECK,
-                                       EV_TAKE_DISPLAY, EV_TURN, trace)
+                                       EV_TAKE_DISPLAY, EV_TAKE_SET_ASIDE, EV_TURN, trace)
 from sim.heads_of_state.nobles import can_pay, list_raises, raise_noble
 from sim.heads_of_state.round_end import discard_to_limit, revolution
 from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
@@ -21,7 +22,8 @@ from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, N_RANKS, STA
 
 @kernel
 def take_character_card(st, d, cx, p, step):
-    """One take (§4.2 1a/1b, §4.4 step 1, §4.1): a display slot or the top of the deck.
+    """One take (§4.2 1a/1b, §4.4 step 1, §4.1): a display slot or the top of the deck (Q31 switch
+    option1b_take_from_set_aside: in Option 1b also a set-aside card, rows display_size + i).
     Returns False if the revolution card ended the game (1789)."""
     mv = cx.moves
     while True:
@@ -36,10 +38,18 @@ def take_character_card(st, d, cx, p, step):
             mv[n, 0] = -1
             mv[n, 1] = -1
             n += 1
+        if step == STEP_1B_TAKE and cx.rules[R_TAKE_FROM_SET_ASIDE] != 0.0:
+            for i in range(st.scal[S_SET_ASIDE_N]):     # Q31 other reading: the old display too
+                mv[n, 0] = display.shape[0] + i
+                mv[n, 1] = st.set_aside[i]
+                n += 1
         if n == 0:
             return True
         i = choose(st, d, cx, p, D_TAKE, n)
         slot = mv[i, 0]
+        if slot >= display.shape[0]:
+            take_set_aside_card(st, cx, p, slot - display.shape[0])
+            return True
         if slot >= 0:
             card = st.display[slot]
             st.display[slot] = -1        # the display is not refilled between takes (§4.2)
@@ -51,11 +61,27 @@ def take_character_card(st, d, cx, p, step):
             revolution(st, d, cx, step)
             if st.scal[S_GAME_OVER] != 0:
                 return False
+            if cx.rules[R_REVOLUTION_TAKE_LOST] != 0.0:
+                return True              # Q5 other reading: the revolution card was the take
             continue
         if card >= 0:
             st.hand[p, card] += 1
             trace(cx.counters, cx.trace, EV_TAKE_DECK, p, card, 0)
         return True
+
+
+@kernel
+def take_set_aside_card(st, cx, p, i):
+    """Q31 switch: Option 1b's take is set-aside card ``i``; the pile stays packed (the last card
+    fills the gap) for the end-of-turn shuffle back (§4.5 step 1)."""
+    set_aside = st.set_aside
+    last = st.scal[S_SET_ASIDE_N] - 1
+    card = set_aside[i]
+    set_aside[i] = set_aside[last]
+    set_aside[last] = -1
+    st.scal[S_SET_ASIDE_N] = last
+    st.hand[p, card] += 1
+    trace(cx.counters, cx.trace, EV_TAKE_SET_ASIDE, p, i, card)
 
 
 @kernel
@@ -125,8 +151,19 @@ def finish_option_1(st, d, cx, p, step):
         st.scal[S_TAKES_LEFT] -= 1
         if not take_character_card(st, d, cx, p, step):
             return False
+    if cx.rules[R_FIRST_TURN_TAKE_ONLY] != 0.0 and is_first_turn(st, p):
+        return True                      # Q4 other reading: a first turn only takes cards
     raise_nobles(st, d, cx, p)
     return True
+
+
+@kernel
+def is_first_turn(st, p):
+    """p is playing his first turn of the game (§4.1; also when the Q3 switch made it Option 1b)."""
+    played = 0
+    for option in range(st.options.shape[1]):
+        played += st.options[p, option]
+    return played == 1
 
 
 @kernel

@@ -36,7 +36,7 @@ def test_tables_are_consistent(setup, n_players, seed, families):
     t = ENGINE.play_chunk(setup, n_players, bots, seed, 0, n)
     games, seats, country = t["games"], t["seats"], t["country_scoring"]
     sources = ["score_hexagon", "score_country", "score_all_ranks", "score_round_influence",
-               "score_noble_card_majority"]
+               "score_noble_card_majority", "score_start_compensation"]
     assert np.array_equal(seats["score"], sum(seats[c] for c in sources))          # score = sum of sources
     for r in (1, 2, 3):                                                            # exactly three rounds
         assert np.all(games[f"turns_round_{r}"] > 0) and np.all(games[f"end_step_round_{r}"] > 0)
@@ -97,13 +97,16 @@ def test_tables_are_consistent(setup, n_players, seed, families):
 
 SWITCHES = ({"option2_refill": "deferred"}, {"mix_assassin_and_country": True},
             {"option2_refill": "deferred", "mix_assassin_and_country": True,
-             "courtesan_only_for_missing": True, "gb_capital_box_ranks": ["archduke", "king"]})
+             "courtesan_only_for_missing": True, "gb_capital_box_ranks": ["archduke", "king"]},
+            {"first_turn_take_only": True, "revolution_take_lost": True, "option1b_take_from_set_aside": True,
+             "dead_tiles_return_at_round_end": True, "influence_hexagon_tiebreak": "best_region",
+             "winner_tiebreak": "living_nobles", "first_turn_refresh": True})
 
 
 @settings(max_examples=15, deadline=None, derandomize=True)
 @given(switches=hst.sampled_from(SWITCHES), n_players=hst.integers(2, 5), seed=hst.integers(0, 2**64 - 1),
        families=hst.lists(hst.sampled_from(["random", "greedy"]), min_size=5, max_size=5))
-def test_invariants_hold_with_the_q8_q9_switches(switches, n_players, seed, families):
+def test_invariants_hold_with_the_rule_switches(switches, n_players, seed, families):
     """Q8 deferred refills / Q9 mixed plays (15 x 60 random games): the invariants after every turn
     (among them: at most one box vacated this turn left empty), and mixed plays are recorded as
     card_type 3 = 1 assassin + 1 country card usable in the target capital's country."""

@@ -98,7 +98,9 @@ def test_setup_description_lists_every_switch(setup):
     assert set(setup.description["rules"]) == {
         "first_turn_refresh", "courtesan_only_for_missing", "large_token_counts_noble_cards",
         "betrayal_reshuffle", "option2_refill", "option2_take_order", "mix_assassin_and_country",
-        "random_start_player"}
+        "random_start_player", "first_turn_take_only", "revolution_take_lost",
+        "option1b_take_from_set_aside", "dead_tiles_return_at_round_end", "influence_hexagon_tiebreak",
+        "winner_tiebreak"}
     assert np.all(setup.rules == 0.0)
 
 

@@ -185,7 +185,7 @@ def test_s6_6_equal_scores_and_equal_noble_cards_share_the_win(position):
     pos = position(3)
     pos.st.score[:3] = [30, 30, 20]
     pos.st.cards[RED, KING] = pos.st.cards[BLUE, KING] = 1
-    mask, first, code = find_winners(pos.st)
+    mask, first, code = find_winners(pos.st, pos.cx)
     assert (mask, first, code) == (0b011, RED, 2)
 
 
@@ -193,4 +193,4 @@ def test_s6_6_equal_scores_are_broken_by_king_cards(position):
     pos = position(3)
     pos.st.score[:3] = [30, 30, 20]
     pos.st.cards[BLUE, KING] = 1
-    assert find_winners(pos.st) == (0b010, BLUE, 1)
+    assert find_winners(pos.st, pos.cx) == (0b010, BLUE, 1)
