@@ -262,6 +262,19 @@ def check_deck_sizes(f: HosFile, file: str, deck_len):
               "regular deck after setup)", f.option1b_min_regular_deck)
 
 
+def values_by_place(file, key, table, what):
+    """A per-player-count table {2: [...], ..., 5: [...]} with one value per place after the start
+    player (§3 table) as an int64[MAX_PLAYERS + 1, MAX_PLAYERS] array."""
+    array = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS), np.int64)
+    if set(table) != {2, 3, 4, 5}:
+        _fail(file, key, "keys 2, 3, 4, 5", sorted(table))
+    for n, values in table.items():
+        if len(values) != n:
+            _fail(file, f"{key}.{n}", f"{n} {what}, one per seat", values)
+        array[n, :n] = values
+    return array
+
+
 def build(f: HosFile, file: str):
     i64 = np.int64
     # --- structural names must match the kernel constants (state.py) ---------------------------
@@ -433,22 +446,10 @@ def build(f: HosFile, file: str):
         vals = f.large_tokens["two_players" if n == 2 else "default"]
         large[n, :len(vals)] = vals
         large_n[n] = len(vals)
-    first = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS), i64)
-    if set(f.first_turn_takes) != {2, 3, 4, 5}:
-        _fail(file, "first_turn_takes", "keys 2, 3, 4, 5", sorted(f.first_turn_takes))
-    for n, takes in f.first_turn_takes.items():
-        if len(takes) != n:
-            _fail(file, f"first_turn_takes.{n}", f"{n} counts, one per seat", takes)
-        first[n, :n] = takes
+    first = values_by_place(file, "first_turn_takes", f.first_turn_takes, "counts")
     # start-player compensation (not in the rules; default all 0): points by place after the
     # start player, scored at setup (score source start_compensation)
-    starting = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS), i64)
-    if set(f.starting_points) != {2, 3, 4, 5}:
-        _fail(file, "starting_points", "keys 2, 3, 4, 5", sorted(f.starting_points))
-    for n, points in f.starting_points.items():
-        if len(points) != n:
-            _fail(file, f"starting_points.{n}", f"{n} values, one per place from the start player", points)
-        starting[n, :n] = points
+    starting = values_by_place(file, "starting_points", f.starting_points, "values")
     check_deck_sizes(f, file, deck_len)
     if f.betrayal_reshuffle not in RESHUFFLE_CHOICES:
         _fail(file, "betrayal_reshuffle", " or ".join(RESHUFFLE_CHOICES), f.betrayal_reshuffle)
