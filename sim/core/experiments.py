@@ -197,10 +197,11 @@ def experiment_variant(experiment: ExperimentFile, path: Path, variant: str | No
 
 
 def prepare_experiment(path: Path, variant: str | None = None, games_per_matchup: int | None = None,
-                       first_game: int = 0):
+                       first_game: int = 0, printed_rules: bool = False):
     """Load and validate everything before any game runs: (experiment, engine, setup, cells, config).
     ``variant`` replaces the experiment's ``variant:``; ``games_per_matchup`` its number of games;
-    ``first_game`` shifts every game index (a comparison's later batches play new games)."""
+    ``first_game`` shifts every game index (a comparison's later batches play new games);
+    ``printed_rules`` plays without the experiment's ``variant:`` (a comparison's baseline)."""
     from strategies.bots import BotCatalogue  # strategies imports sim; keep the import one-way at load
 
     experiment = load_experiment(path)
@@ -219,7 +220,8 @@ def prepare_experiment(path: Path, variant: str | None = None, games_per_matchup
         raise ConfigError(f"{path}: key 'bots': expected bots with distinct names, found {', '.join(repeated)} twice")
     if games_per_matchup is not None:
         experiment = experiment.model_copy(update={"games_per_matchup": games_per_matchup})
-    setup = load_setup_with_rules(engine, experiment, path, experiment_variant(experiment, path, variant))
+    chosen = None if printed_rules and variant is None else experiment_variant(experiment, path, variant)
+    setup = load_setup_with_rules(engine, experiment, path, chosen)
     cells = plan_cells(experiment, bots, path, first_game)
     config = experiment_config(experiment, engine, setup, bots, cells, experiment.chunk_size)
     return experiment, engine, setup, cells, config
