@@ -159,6 +159,18 @@ def test_paired_ratio_standard_error_is_the_difference_of_ratio_influences():
     assert result.standard_error == pytest.approx(d.std(ddof=1) / math.sqrt(400))
 
 
+def test_paired_balance_difference_is_the_change_of_the_largest_seat_gap():
+    """Four seats' win indicators (one winner a game): balance rises from 1 - (0.4 - 0.1) to
+    1 - (0.3 - 0.2) when the variant evens out the seats."""
+    seats = np.eye(4)
+    baseline = seats[[0, 0, 0, 0, 1, 1, 2, 2, 3, 1]]
+    variant = seats[[0, 0, 0, 1, 1, 2, 2, 3, 3, 1]]
+    result = cs.paired(baseline, variant, cs.balance)
+    assert (result.baseline_value, result.variant_value) == (pytest.approx(0.7), pytest.approx(0.9))
+    assert result.difference == pytest.approx(0.2)
+    assert result.low < result.difference < result.high
+
+
 def test_every_game_moved_alike_is_an_exact_difference():
     wins = np.array([0.0, 1.0, 0.0, 0.0])
     moved = cs.paired(wins, wins + 1, cs.MEAN)
