@@ -673,6 +673,75 @@ def bots_show(
         stdout.print(listing)
 
 
+@app.command()
+@user_errors
+def compare(
+    experiment_file: Annotated[str, typer.Argument(
+        help="Experiment YAML (a path, or a name in configs/experiments/).", show_default=False)],
+    variants: Annotated[str, typer.Option(
+        "--variants", help="Comma-separated rule variants to compare with the baseline.", show_default=False)],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Comparison directory.", show_default=False)],
+    baseline: Annotated[Optional[str], typer.Option(
+        "--baseline", help="A variant as the baseline (default: the printed rules, or the experiment's variant:).",
+        show_default=False)] = None,
+    games_per_matchup: Annotated[Optional[int], typer.Option(
+        "--games-per-matchup", help="Games per match-up and batch (default: the experiment's).",
+        show_default=False)] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", help="Worker processes (default: the experiment's jobs).", show_default=False)] = None,
+    until_resolved: Annotated[bool, typer.Option(
+        "--until-resolved", help="Play batches until every requested difference is decided against "
+                                 "--margin (GSPRT) or --max-games is spent.")] = False,
+    margin: Annotated[float, typer.Option(
+        "--margin", help="Smallest difference that matters: for rates 0.01 = one point; other metrics: "
+                         "a share of the baseline value.")] = 0.01,
+    metrics: Annotated[Optional[str], typer.Option(
+        "--metrics", help="Comma-separated metrics --until-resolved decides (default: every seat's win rate).",
+        show_default=False)] = None,
+    max_games: Annotated[Optional[int], typer.Option(
+        "--max-games", help="With --until-resolved: at most this many games per arm.", show_default=False)] = None,
+    adjust: Annotated[str, typer.Option("--adjust", help="p-value adjustment over the table: holm or fdr_bh.")] = "holm",
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace different runs in --out.")] = False,
+):
+    """Compare rule variants with the baseline on common random numbers: paired differences per
+    metric and player count, DIR/comparison.parquet and DIR/report.html.
+
+    Example: courtsim compare louis_xiv_2p_tweaks --variants imaginary_player_6_markers --out runs/lx-2p
+    """
+    from sim.core.experiments import find_experiment
+    from sim.studies.compare import plan_comparison, run_comparison
+
+    if jobs is not None:
+        check_jobs(jobs, "--jobs")
+    names = [name.strip() for name in variants.split(",") if name.strip()]
+    chosen = [name.strip() for name in metrics.split(",") if name.strip()] if metrics else None
+    plan = plan_comparison(find_experiment(experiment_file), names, out, baseline=baseline,
+                           games_per_matchup=games_per_matchup, jobs=jobs, until_resolved=until_resolved,
+                           margin=margin, metrics=chosen, max_games=max_games, adjustment=adjust,
+                           overwrite=overwrite)
+    directory = keeping_finished_chunks(out, lambda: run_comparison(
+        plan, log=lambda message: print(message, file=sys.stderr), progress=True))
+    print_comparison(directory)
+
+
+def print_comparison(directory: Path) -> None:
+    """The real differences (and how many did not move), as the report's headlines."""
+    import polars as pl
+
+    table = pl.read_parquet(directory / "comparison.parquet")
+    listing = Table("players", "variant", "metric", "baseline", "variant", "difference [95%]", "verdict", "CRN gain")
+    for row in table.filter(pl.col("verdict") == "real").sort(pl.col("difference").abs(), descending=True).iter_rows(named=True):
+        scale, suffix = (100.0, "%") if row["unit"] == "rate" else (1.0, "")
+        listing.add_row(str(row["n_players"]), row["variant"], row["metric_label"],
+                        f"{row['baseline_value'] * scale:.1f}{suffix}", f"{row['variant_value'] * scale:.1f}{suffix}",
+                        f"{row['difference'] * scale:+.2f} [{row['low'] * scale:+.2f}, {row['high'] * scale:+.2f}]",
+                        row["verdict"], f"{row['crn_gain']:.1f}")
+    stdout.print(listing)
+    counts = table["verdict"].value_counts().sort("verdict")
+    stdout.print(", ".join(f"{count} {verdict}" for verdict, count in counts.iter_rows()) +
+                 f" (of {table.height}); report: {directory / 'report.html'}")
+
+
 variants_app = typer.Typer(help="List the rule variants, or show one variant's overrides.", no_args_is_help=True)
 app.add_typer(variants_app, name="variants")
 

@@ -266,10 +266,15 @@ def requested(plan: ComparisonPlan, table: pl.DataFrame) -> pl.DataFrame:
 
 
 def sequential_decisions(plan: ComparisonPlan, table: pl.DataFrame) -> list[dict]:
+    """Each requested difference's GSPRT decision over all paired games so far; alpha is split
+    over the m requested differences (Bonferroni: a false "real" anywhere has chance <= alpha),
+    beta applies to each."""
+    rows = requested(plan, table)
+    alpha = ALPHA / max(1, rows.height)
     decisions = []
-    for row in requested(plan, table).iter_rows(named=True):
+    for row in rows.iter_rows(named=True):
         decision = stats.sequential_decision(int(row["n"]), float(row["mean_d"]), float(row["var_d"]),
-                                             float(row["margin"]), alpha=ALPHA, beta=ALPHA)
+                                             float(row["margin"]), alpha=alpha, beta=ALPHA)
         decisions.append({"metric": row["metric"], "n_players": int(row["n_players"]), "variant": row["variant"],
                           "decision": decision.decision, "games": int(row["games"]),
                           "llr_up": float(decision.llr_up), "llr_down": float(decision.llr_down)})
