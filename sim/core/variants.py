@@ -5,6 +5,7 @@ A variant file (``configs/variants/<game folder>/<name>.yaml``)::
     name: keep_all_ranks_token_2p
     game: heads-of-state
     description: Keep the 12-point all-ranks token with two players, so ...   # the rationale
+    label: Keeping the 12-point token   # optional: the change in a few words, for headlines
     extends: other_variant          # optional: its overrides first, this file's on top
     set:                            # overrides of the game file, by path
       large_tokens.two_players: [16, 12, 8]
@@ -54,6 +55,8 @@ class VariantFile(BaseModel):
     name: str = Field(pattern=NAME_PATTERN)
     game: str
     description: str = Field(min_length=1, description="the one-line rationale a designer would give")
+    label: Optional[str] = Field(None, min_length=1, max_length=80,
+                                 description="a short phrase naming the change, as report headlines use it")
     extends: Optional[str] = None
     set: dict[str, Any] = Field(default_factory=dict)
     rules: dict[str, RuleValue] = Field(default_factory=dict)
@@ -74,6 +77,7 @@ class Variant:
     name: str
     game: str
     description: str
+    label: str                             # the change in a few words (the name if the file has none)
     path: Path
     chain: tuple[str, ...]                 # names of the variants it extends, nearest first
     overrides: tuple[Override, ...]
@@ -181,7 +185,7 @@ def resolve_chain(files: list[tuple[Path, VariantFile]]) -> Variant:
             rules[name] = value
             rule_sources[name] = path
     own_path, own = files[0]
-    return Variant(own.name, own.game, own.description, own_path,
+    return Variant(own.name, own.game, own.description, own.label or own.name, own_path,
                    tuple(file.name for _, file in files[1:]), tuple(overrides.values()), rules, rule_sources)
 
 

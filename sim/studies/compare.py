@@ -307,9 +307,11 @@ def write_table(plan: ComparisonPlan, table: pl.DataFrame) -> None:
 
 def arm_record(arm: Arm, engine, game_file: str | None) -> dict:
     if arm.variant is None:
-        return {"name": arm.name, "description": "the rules as printed (the game file)", "overrides": [], "rules": []}
+        return {"name": arm.name, "label": "the printed rules", "description": "the rules as printed (the game file)",
+                "overrides": [], "rules": []}
     overrides, rules = variants.override_rows(arm.variant, engine, game_file)
-    return {"name": arm.name, "description": arm.variant.description, "file": str(arm.variant.path),
+    return {"name": arm.name, "label": arm.variant.label, "description": arm.variant.description,
+            "file": str(arm.variant.path),
             "extends": list(arm.variant.chain), "overrides": overrides, "rules": rules}
 
 
