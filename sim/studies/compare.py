@@ -100,8 +100,8 @@ def plan_comparison(experiment_file: Path, variant_names: list[str], out_dir: Pa
     if baseline is None and experiment.variant is not None:
         baseline_variant = variants.load_variant(experiment.variant, experiment.game,
                                                  where=f"{experiment_file}: key 'variant'")
-    arms = [Arm(variants.load_variant(name, experiment.game, where="--variants").name,
-                variants.load_variant(name, experiment.game, where="--variants")) for name in variant_names]
+    loaded = [variants.load_variant(name, experiment.game, where="--variants") for name in variant_names]
+    arms = [Arm(variant.name, variant) for variant in loaded]
     names = [arm.name for arm in arms]
     baseline_name = baseline_variant.name if baseline_variant else BASELINE
     if baseline_name in names:
