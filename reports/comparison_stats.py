@@ -281,7 +281,7 @@ def sequential_decisions(n, mean_d, var_d, margin: float, alpha: float = ALPHA, 
                          minimum_games: int = MINIMUM_SEQUENTIAL_GAMES) -> np.ndarray:
     """:func:`sequential_decision`'s decision, vectorised over arrays of (n, mean_d, var_d):
     an array of "real", "smaller than the margin" and "continue"."""
-    if not margin > 0:
+    if margin <= 0:  # a nan margin (relative to a nan baseline value) passes and never decides
         raise ValueError(f"the margin of a sequential test must be positive, found {margin}")
     lower_bound, upper_bound = sequential_bounds(alpha, beta)
     llr_up, llr_down = sequential_log_likelihood_ratios(n, mean_d, var_d, margin)
@@ -304,7 +304,7 @@ def sequential_decision(n: int, mean_d: float, var_d: float, margin: float, alph
 
     - "real" when either LLR reaches ``upper_bound = log(2 / alpha)``;
     - "smaller than the margin" when both LLRs are at or below ``lower_bound = log(beta)``;
-    - else "continue" (also for a nan metric, and before ``minimum_games`` paired games: the
+    - else "continue" (also for a nan metric or a nan margin, and before ``minimum_games`` paired games: the
       normal approximation wants a usable variance estimate; default 1000, two batches of 500).
 
     Why these bounds. Under H0 the likelihood ratio of each one-sided test is a nonnegative

@@ -314,8 +314,14 @@ def test_a_variant_that_never_changes_the_metric_is_smaller_than_the_margin():
 
 
 def test_sequential_refuses_a_margin_that_is_not_positive():
-    with pytest.raises(ValueError, match="positive"):
-        cs.sequential_decision(1000, 0.0, 0.1, 0.0)
+    for margin in (0.0, -0.01):
+        with pytest.raises(ValueError, match="positive"):
+            cs.sequential_decision(1000, 0.0, 0.1, margin)
+
+
+def test_a_nan_margin_never_decides():
+    """A margin relative to a baseline value that is nan (a ratio never attempted) is nan."""
+    assert cs.sequential_decision(5000, 0.0, 0.1, math.nan).decision == "continue"
 
 
 def test_sequential_decision_from_paired_equals_the_count_statistics():
