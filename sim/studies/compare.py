@@ -250,11 +250,13 @@ def comparison_table(plan: ComparisonPlan) -> pl.DataFrame:
 
 def metric_margin(plan: ComparisonPlan, metric: paired_metrics.Metric, baseline_value: float) -> float:
     """The margin in the metric's unit: --margin itself for a rate (0.01 = one point), else
-    --margin times the baseline value (0.01 = 1% of it)."""
+    --margin times the baseline value (0.01 = 1% of it; --margin itself where the baseline is 0)."""
     if metric.unit == paired_metrics.RATE:
         return plan.margin
     if not math.isfinite(baseline_value):
         return float("nan")
+    if baseline_value == 0:   # nothing to take a share of: the margin in the metric's own unit
+        return plan.margin
     return plan.margin * abs(baseline_value)
 
 
