@@ -180,7 +180,9 @@ def with_unit(text: str, unit: str) -> str:
 def number(value: float, digits: int, sign: bool = False) -> str:
     if value is None or not np.isfinite(value):
         return "n/a"
-    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    # a value that rounds to zero is shown as 0.0, not -0.0 or +0.0
+    return text.lstrip("+-") if float(text) == 0 else text
 
 
 class Shown:
@@ -197,8 +199,14 @@ class Shown:
         self.margin = number(row.margin * factor, self.digits)
 
     def value(self, value: float) -> str:
+        """54.1% for a rate, 48.2 points for a score."""
+        text = self.bare(value)
+        return text if self.unit == RATE else with_unit(text, self.unit)
+
+    def bare(self, value: float) -> str:
+        """54.1% for a rate, 48.2 for a score (the table says the unit once, in its own column)."""
         text = number(value * scale(self.unit), self.digits)
-        return text + "%" if self.unit == RATE and text != "n/a" else with_unit(text, self.unit)
+        return text + "%" if self.unit == RATE and text != "n/a" else text
 
     def difference_with_interval(self) -> str:
         """``-2.8 points [-3.4, -2.2]`` (the unit after the difference, the interval in the same unit)."""
@@ -258,7 +266,7 @@ def headlines(table: pd.DataFrame, settings: ComparisonSettings) -> list[str]:
         return lines
     for variant in variant_order(table, settings):
         part = table[table["variant"] == variant]
-        if not (part["verdict"] == REAL).any():
+        if not part.empty and not (part["verdict"] == REAL).any():
             lines.append(f"{subject(variant, descriptions)} makes no real difference to any of the "
                          f"{part['metric'].nunique()} metrics at {players_text(part['n_players'])} players.")
     return lines
@@ -332,11 +340,11 @@ def table_rows(part: pd.DataFrame) -> list[dict]:
     for row in part.itertuples():
         shown = Shown(row)
         rows.append({"metric": row.metric_label, "name": row.metric, "players": row.n_players,
-                     "baseline": shown.baseline, "variant": shown.variant,
+                     "baseline": shown.bare(row.baseline_value), "variant": shown.bare(row.variant_value),
                      "difference": f"{shown.difference} {shown.interval}", "unit": unit_word(row.unit) or "—",
                      "p": p_text(row.p_value), "p_adjusted": p_text(row.p_adjusted), "verdict": row.verdict,
                      "crn_gain": gain_text(row.crn_gain), "games": f"{int(row.games):,}",
-                     "margin": with_unit(shown.margin, row.unit)})
+                     "margin": shown.margin})
     return rows
 
 
@@ -396,8 +404,11 @@ def method_paragraphs(settings: ComparisonSettings, table: pd.DataFrame) -> list
                      "(e.g. a metric the rule change cannot touch)." if missing else ".")
     adjustment_name, family, promise = ADJUSTMENTS.get(
         method.adjustment, (f"the {method.adjustment} correction", method.adjustment, "see statsmodels' multipletests"))
-    margin = (f" (here {method.margin * 100:g} points of win rate for rates; each row's margin, in its own unit, "
-              "is in the full table)" if method.margin is not None else " (each row's margin is in the full table)")
+    margin = " (each row's margin, in its own unit, is in the full table)"
+    if method.margin is not None:
+        points = method.margin * 100
+        margin = (f" (here {points:g} percentage point{'' if points == 1 else 's'} for rates; each row's margin, "
+                  "in its own unit, is in the full table)")
     confidence = f"{method.confidence:.0%}"
     return [
         "Common random numbers. Every variant was played on the same games as the baseline: the same experiment "

@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from scipy.stats import norm
 from statsmodels.stats.multitest import multipletests
 
@@ -268,3 +270,35 @@ def test_the_comparison_report_renders_in_chromium(report, tmp_path):
     assert len(seen["image_widths"]) == 1 and seen["image_widths"][0] > 0
     assert HEADLINE in seen["headlines"]
     assert (tmp_path / "comparison.png").stat().st_size > 10_000
+
+
+def test_one_variant_one_player_count_an_unknown_group_and_a_nan_metric_still_render(tmp_path):
+    table = comparison_rows()
+    table = table[(table.variant == "keep_12_point_token") & (table.n_players == 3)].copy()
+    table.loc[table.metric == "cards_played", "group"] = "intrigue"
+    table.loc[table.metric == "missions_completed", ["variant_value", "difference", "low", "high", "p_value",
+                                                     "p_adjusted", "crn_gain", "margin"]] = np.nan
+    table.loc[table.metric == "missions_completed", "verdict"] = "not resolved"
+    page = write_comparison_report(write_comparison(tmp_path / "compare", table), tmp_path / "elsewhere" / "c.html")
+    assert page == tmp_path / "elsewhere" / "c.html" and (tmp_path / "elsewhere" / "c_files" / "comparison_forest.png").exists()
+    assert "missions completed per player (n/a [n/a, n/a])" in listed(page.read_text(), "not-resolved")
+    assert "The variant imaginary_player_10_markers" not in page.read_text()
+
+
+@given(baseline=st.floats(0.05, 0.95), difference=st.floats(-0.2, 0.2), half_width=st.floats(1e-4, 0.1))
+def test_a_headlines_numbers_are_the_rows_rounded_and_keep_their_order(baseline, difference, half_width):
+    from reports.comparison_report import headline
+    assume(0 <= baseline + difference <= 1)
+    row = pd.Series({"variant": "v", "n_players": 2, "metric_label": "seat 1's win rate", "unit": "rate",
+                     "baseline_value": baseline, "variant_value": baseline + difference, "difference": difference,
+                     "low": difference - half_width, "high": difference + half_width, "verdict": "real",
+                     "margin": 0.01})
+    sentence = headline(row, {"v": "Changing v"})
+    match = re.fullmatch(r"Changing v in 2-player games moves seat 1's win rate from (\S+)% to (\S+)%: "
+                         r"(\S+) points \[(\S+), (\S+)\], real", sentence)
+    assert match, sentence
+    shown_baseline, shown_variant, shown_difference, low, high = (float(value) for value in match.groups())
+    digits = len(match.group(3).partition(".")[2])
+    assert abs(shown_difference - 100 * difference) <= 0.5 * 10 ** -digits + 1e-9
+    assert abs(shown_baseline - 100 * baseline) <= 0.5 * 10 ** -digits + 1e-9
+    assert low <= shown_difference <= high and 0 <= shown_variant <= 100
