@@ -292,7 +292,8 @@ def forest_panels(table: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
     for group in groups:
         part = table[table["group"] == group]
         for unit in dict.fromkeys(part["unit"]):
-            rows = part[part["unit"] == unit].sort_values(["metric", "n_players"], kind="stable").copy()
+            # metrics in the order the table first names them, each one's player counts together
+            rows = part[part["unit"] == unit].copy()
             rows["metric"] = pd.Categorical(rows["metric"], list(dict.fromkeys(part["metric"])))
             rows = rows.sort_values(["metric", "n_players"], kind="stable")
             rows["row"] = rows["metric_label"] + " (" + rows["n_players"].astype(str) + "p)"
@@ -461,7 +462,7 @@ def sequential_rows(settings: ComparisonSettings, table: pd.DataFrame) -> list[d
 def meta_line(settings: ComparisonSettings, table: pd.DataFrame, directory: Path) -> str:
     games = table["games"]
     games_text = f"{games.min():,}" if games.min() == games.max() else f"{games.min():,} to {games.max():,}"
-    players = players_text(settings.players or table["n_players"])
+    players = ", ".join(str(n) for n in sorted(set(settings.players or table["n_players"])))
     baseline = settings.baseline.name + (f" ({settings.baseline.description})" if settings.baseline.description else "")
     created = f" · created {settings.created}" if settings.created else ""
     return (f"Comparison {directory}" + (f" (experiment {settings.experiment})" if settings.experiment else "")
