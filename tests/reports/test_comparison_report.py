@@ -302,3 +302,12 @@ def test_a_headlines_numbers_are_the_rows_rounded_and_keep_their_order(baseline,
     assert abs(shown_difference - 100 * difference) <= 0.5 * 10 ** -digits + 1e-9
     assert abs(shown_baseline - 100 * baseline) <= 0.5 * 10 ** -digits + 1e-9
     assert low <= shown_difference <= high and 0 <= shown_variant <= 100
+
+
+def test_the_module_command_writes_the_report_or_prints_one_error_line(tmp_path, capsys):
+    from reports.comparison_report import main
+    assert main([str(tmp_path / "nowhere")]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'nowhere' / 'comparison.yaml'}: comparison file not found\n"
+    directory = write_comparison(tmp_path / "compare")
+    assert main([str(directory), "--out", str(tmp_path / "c.html")]) == 0
+    assert capsys.readouterr().out == f"{tmp_path / 'c.html'}\n" and (tmp_path / "c_files" / "comparison_table.csv").exists()
