@@ -70,14 +70,29 @@ class Change(BaseModel):
 class Variant(BaseModel):
     model_config = ConfigDict(extra="ignore")
     name: str
-    description: str = ""
+    label: str | None = None          # the change in a few words, for headlines (the name if none)
+    description: str = ""             # the one-line rationale
+    file: str | None = None
+    extends: list[str] = Field(default_factory=list)
     overrides: list[Change] = Field(default_factory=list)
     rules: list[Change] = Field(default_factory=list)
+
+    @property
+    def subject(self) -> str:
+        """Who does it in a headline: the label ("Keeping the 12-point token"). courtsim compare
+        writes the name as the label of a variant file without one: then the name, since the
+        description is a rationale, not a subject. Without a label key at all, the description if
+        it is a short phrase, else the name."""
+        text = (self.label if self.label is not None else self.description).strip().rstrip(".").strip()
+        if text and text != self.name and len(text) <= SUBJECT_LENGTH:
+            return text[0].upper() + text[1:]
+        return f"The variant {self.name}"
 
 
 class Baseline(BaseModel):
     model_config = ConfigDict(extra="ignore")
     name: str = "printed rules"
+    label: str | None = None
     description: str = ""
 
 
@@ -92,6 +107,7 @@ class Method(BaseModel):
     games_per_batch: int | None = None
     batches: int | None = None
     max_games: int | None = None
+    seed: int | None = None
 
 
 class Decision(BaseModel):
@@ -107,6 +123,7 @@ class ComparisonSettings(BaseModel):
     """comparison.yaml as ``courtsim compare`` writes it (keys it may add later are ignored)."""
     model_config = ConfigDict(extra="ignore")
     courtsim_comparison: int
+    status: str = "complete"          # "incomplete" while courtsim compare is still playing (or was stopped)
     game: str
     experiment: str = ""
     players: list[int] = Field(default_factory=list)
@@ -225,20 +242,11 @@ def gain_text(gain: float) -> str:
 
 # --- the sentences --------------------------------------------------------------------------------
 
-def subject(variant: str, descriptions: dict[str, str]) -> str:
-    """Who does it in a headline: the variant's one-line description (a phrase such as "Keeping the
-    12-point token"), or its name when it has none or the description is a long sentence."""
-    text = descriptions.get(variant, "").strip().rstrip(".").strip()
-    if not text or len(text) > SUBJECT_LENGTH:
-        return f"The variant {variant}"
-    return text[0].upper() + text[1:]
-
-
-def headline(row, descriptions: dict[str, str]) -> str:
+def headline(row, subjects: dict[str, str]) -> str:
     """"Keeping the 12-point token in 2-player games moves seat 1's win rate from 54.1% to 51.3%:
     -2.8 points [-3.4, -2.2], real"."""
     shown = Shown(row)
-    return (f"{subject(row.variant, descriptions)} in {row.n_players}-player games moves {row.metric_label} "
+    return (f"{subject(row.variant, subjects)} in {row.n_players}-player games moves {row.metric_label} "
             f"from {shown.baseline} to {shown.variant}: {shown.difference_with_interval()}, {row.verdict}")
 
 
@@ -252,10 +260,13 @@ def size_in_margins(table: pd.DataFrame) -> pd.Series:
 def headlines(table: pd.DataFrame, settings: ComparisonSettings) -> list[str]:
     """One sentence per real difference, the largest first (at most MAX_HEADLINES), then one per
     variant that moved nothing; if nothing at all is real, that is said plainly."""
-    descriptions = {variant.name: variant.description for variant in settings.variants}
+    subjects = {variant.name: variant.subject for variant in settings.variants}
     real = table[table["verdict"] == REAL]
     real = real.iloc[np.argsort(-size_in_margins(real).to_numpy(), kind="stable")]
-    lines = [headline(row, descriptions) + "." for row in real.head(MAX_HEADLINES).itertuples()]
+    lines = [] if settings.status == "complete" else [
+        f"This comparison is {settings.status} (comparison.yaml): courtsim compare has not finished its batches, "
+        "so the numbers below are not its final ones; run the same command again to finish it."]
+    lines += [headline(row, subjects) + "." for row in real.head(MAX_HEADLINES).itertuples()]
     if len(real) > MAX_HEADLINES:
         lines.append(f"… and {len(real) - MAX_HEADLINES} more real differences, smaller ones: see the full table.")
     counts = table["verdict"].value_counts()
@@ -267,9 +278,14 @@ def headlines(table: pd.DataFrame, settings: ComparisonSettings) -> list[str]:
     for variant in variant_order(table, settings):
         part = table[table["variant"] == variant]
         if not part.empty and not (part["verdict"] == REAL).any():
-            lines.append(f"{subject(variant, descriptions)} makes no real difference to any of the "
+            lines.append(f"{subject(variant, subjects)} makes no real difference to any of the "
                          f"{part['metric'].nunique()} metrics at {players_text(part['n_players'])} players.")
     return lines
+
+
+def subject(variant: str, subjects: dict[str, str]) -> str:
+    """A variant's headline subject (:attr:`Variant.subject`; its name if only the table names it)."""
+    return subjects.get(variant, f"The variant {variant}")
 
 
 def players_text(counts) -> str:
@@ -385,7 +401,8 @@ def variant_views(settings: ComparisonSettings, table: pd.DataFrame) -> list[dic
     for variant in settings.variants:
         part = table[table["variant"] == variant.name]
         views.append({
-            "name": variant.name, "description": variant.description,
+            "name": variant.name, "label": variant.label if variant.label != variant.name else None,
+            "description": variant.description, "file": variant.file, "extends": variant.extends,
             "overrides": [{"path": change.path or change.name or "?", "printed": shown_setting(change.printed),
                            "value": shown_setting(change.value)} for change in variant.overrides],
             "rules": [{"name": change.name or change.path or "?", "printed": shown_setting(change.printed),
@@ -415,7 +432,7 @@ def method_paragraphs(settings: ComparisonSettings, table: pd.DataFrame) -> list
         "Common random numbers. Every variant was played on the same games as the baseline: the same experiment "
         "seed and the same game indices, so every source of chance the rule change does not touch (shuffles, "
         "dice, bots' random choices) draws the same numbers. Game i under a variant starts like game i under the "
-        f"{settings.baseline.name} and differs only where the change bites, so each difference is the mean of "
+        f"baseline ({settings.baseline.label or settings.baseline.name}) and differs only where the change bites, so each difference is the mean of "
         "paired per-game differences, compared within one player count only.",
         "CRN gain = (variance under the baseline + variance under the variant) / variance of the paired "
         "differences: how many times fewer games the paired comparison needs than two independent runs for the "
@@ -455,7 +472,8 @@ def sequential_paragraphs(settings: ComparisonSettings) -> list[str]:
 def sequential_rows(settings: ComparisonSettings, table: pd.DataFrame) -> list[dict]:
     labels = dict(zip(table["metric"], table["metric_label"]))
     return [{"metric": labels.get(entry.metric, entry.metric), "players": entry.n_players,
-             "variant": entry.variant, "decision": entry.decision, "games": f"{entry.games:,}"}
+             "variant": entry.variant, "games": f"{entry.games:,}",
+             "decision": "undecided when play stopped" if entry.decision == "continue" else entry.decision}
             for entry in (settings.sequential or [])]
 
 
@@ -463,8 +481,10 @@ def meta_line(settings: ComparisonSettings, table: pd.DataFrame, directory: Path
     games = table["games"]
     games_text = f"{games.min():,}" if games.min() == games.max() else f"{games.min():,} to {games.max():,}"
     players = ", ".join(str(n) for n in sorted(set(settings.players or table["n_players"])))
-    baseline = settings.baseline.name + (f" ({settings.baseline.description})" if settings.baseline.description else "")
-    created = f" · created {settings.created}" if settings.created else ""
+    baseline = (settings.baseline.label or settings.baseline.name) + (
+        f" ({settings.baseline.description})" if settings.baseline.description else "")
+    created = (f" · seed {settings.method.seed}" if settings.method.seed is not None else "") + (
+        f" · created {settings.created}" if settings.created else "")
     return (f"Comparison {directory}" + (f" (experiment {settings.experiment})" if settings.experiment else "")
             + f" · game {settings.game} · players {players} · baseline: {baseline} · "
             f"{table['variant'].nunique()} variant(s) · {games_text} paired games per comparison{created}")
