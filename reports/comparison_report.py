@@ -437,7 +437,8 @@ def method_paragraphs(settings: ComparisonSettings, table: pd.DataFrame) -> list
         "CRN gain = (variance under the baseline + variance under the variant) / variance of the paired "
         "differences: how many times fewer games the paired comparison needs than two independent runs for the "
         "same precision. A gain of 4 means these games are worth four times as many unpaired ones; a gain near 1 "
-        "means the change reshuffles the games so much that pairing does not help." + gain_summary,
+        "means the change reshuffles the games so much that pairing does not help, and below 1 the two arms moved in "
+        "opposite directions game by game (pairing cost precision)." + gain_summary,
         f"Interval: the {confidence} confidence interval of the mean paired difference, from the paired games "
         "(the games column). Rates are shown in percent and their differences in percentage points; other metrics "
         "in their own unit.",
@@ -454,19 +455,25 @@ def method_paragraphs(settings: ComparisonSettings, table: pd.DataFrame) -> list
 
 def sequential_paragraphs(settings: ComparisonSettings) -> list[str]:
     method = settings.method
-    batches = (f"{method.games_per_batch:,} games per batch" if method.games_per_batch else "batches of games")
+    size = f" of {method.games_per_batch:,} games" if method.games_per_batch else ""
+    per_rule_set = " per rule set (every match-up and seating of the experiment)"
     if not method.until_resolved:
-        played = (f" × {method.batches} batch(es)" if method.batches else "")
-        return [f"Fixed number of games: {batches}{played} per player count and variant, decided once at the end."]
-    cap = f", at most {method.max_games:,} games" if method.max_games else ""
+        count = f"{method.batches} batch{'' if method.batches == 1 else 'es'}" if method.batches else "batches"
+        return [f"Fixed number of games: {count}{size}{per_rule_set}, decided once at the end; the paired games of "
+                "each comparison (one player count) are in the games column."]
+    cap = f", at most {method.max_games:,} games per rule set" if method.max_games else ""
     metrics = f" ({', '.join(method.metrics)})" if method.metrics else ""
-    return [f"Played until resolved ({batches}{cap}): after every batch the chosen metrics{metrics} were tested "
-            "again with a generalised sequential probability ratio test (GSPRT, as chess-engine testing uses), "
-            "two one-sided tests of no difference against a difference of + the margin and of − the margin, "
-            "alpha = beta = 0.05 (at most 5% of no-effect changes are called real, at most 5% of changes as large "
-            "as the margin are called smaller than the margin). Unlike repeating a fixed test after each batch "
+    decided = len(settings.sequential or [])
+    return [f"Played until resolved (batches{size}{per_rule_set}{cap}): after every batch each requested difference"
+            f"{metrics} was tested again, on all its paired games so far, with a generalised sequential probability "
+            "ratio test (GSPRT, as chess-engine testing uses): two one-sided tests of no difference against a "
+            "difference of + the margin and of − the margin, alpha = beta = 0.05. Alpha is shared out over the "
+            f"{decided or 'requested'} requested differences (Bonferroni), so the chance that any of them is called "
+            "real although the change does nothing to it is at most 5%; each difference as large as the margin is "
+            "called smaller than the margin at most 5% of the time. Unlike repeating a fixed test after each batch "
             "(which would call far more than 5% of no-effect changes real), this may stop at any batch. "
-            "The games each decision took are in the table below."]
+            "The games each decision took are in the table below; a variant whose requested differences are all "
+            "decided plays no further batch."]
 
 
 def sequential_rows(settings: ComparisonSettings, table: pd.DataFrame) -> list[dict]:
