@@ -250,19 +250,32 @@ def headline(row, subjects: dict[str, str]) -> str:
             f"from {shown.baseline} to {shown.variant}: {shown.difference_with_interval()}, {row.verdict}")
 
 
-def size_in_margins(table: pd.DataFrame) -> pd.Series:
-    """|difference| in margins, so that a rate and a score difference can be ranked together
-    (|difference| itself where a row has no margin)."""
+def group_order(groups) -> list[str]:
+    """The groups a designer asks about first (seats, bots, scores, outcome, mechanics), then others."""
+    present = set(groups)
+    return [group for group in GROUPS if group in present] + sorted(present - set(GROUPS))
+
+
+def headline_order(table: pd.DataFrame) -> pd.DataFrame:
+    """Rows by what a designer asks first: by group (seats before mechanics), rates before other
+    units within a group, then the largest |difference| in margins first (for rates, whose margin
+    is the same points everywhere, the largest |difference|). |difference| alone cannot rank a
+    rate against a score, and against its margin alone a count near zero (a margin relative to a
+    tiny baseline) would top the list."""
     margin = table["margin"].where(table["margin"] > 0)
-    return (table["difference"].abs() / margin).fillna(table["difference"].abs())
+    keys = pd.DataFrame({"group": table["group"].map({group: rank for rank, group in enumerate(group_order(table["group"]))}),
+                         "not_rate": table["unit"] != RATE,
+                         "size": -(table["difference"].abs() / margin).fillna(table["difference"].abs())},
+                        index=table.index)
+    return table.loc[keys.sort_values(["group", "not_rate", "size"], kind="stable").index]
 
 
 def headlines(table: pd.DataFrame, settings: ComparisonSettings) -> list[str]:
-    """One sentence per real difference, the largest first (at most MAX_HEADLINES), then one per
+    """One sentence per real difference in :func:`headline_order` (at most MAX_HEADLINES), then one per
     variant that moved nothing; if nothing at all is real, that is said plainly."""
     subjects = {variant.name: variant.subject for variant in settings.variants}
     real = table[table["verdict"] == REAL]
-    real = real.iloc[np.argsort(-size_in_margins(real).to_numpy(), kind="stable")]
+    real = headline_order(real)
     lines = [] if settings.status == "complete" else [
         f"This comparison is {settings.status} (comparison.yaml): courtsim compare has not finished its batches, "
         "so the numbers below are not its final ones; run the same command again to finish it."]
@@ -303,9 +316,8 @@ def variant_order(table: pd.DataFrame, settings: ComparisonSettings) -> list[str
 
 def forest_panels(table: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
     """(group, unit, rows in display units) for each group and unit: one x axis per panel."""
-    groups = [g for g in GROUPS if g in set(table["group"])] + sorted(set(table["group"]) - set(GROUPS))
     panels = []
-    for group in groups:
+    for group in group_order(table["group"]):
         part = table[table["group"] == group]
         for unit in dict.fromkeys(part["unit"]):
             # metrics in the order the table first names them, each one's player counts together
@@ -338,8 +350,9 @@ def forest_figure(table: pd.DataFrame, variants: list[str]):
     verdicts = [matplotlib.lines.Line2D([], [], color=colour, marker="o", linestyle="", label=verdict)
                 for verdict, colour in VERDICT_COLOURS.items()]
     verdicts.append(matplotlib.lines.Line2D([], [], color="0.45", linestyle="--", label="± margin"))
-    shapes = [matplotlib.lines.Line2D([], [], color="black", marker=plots.FOREST_MARKERS[i % len(plots.FOREST_MARKERS)],
-                                      markerfacecolor="white", linestyle="", label=name) for i, name in enumerate(variants)]
+    markers = plots.FOREST_MARKERS
+    shapes = [matplotlib.lines.Line2D([], [], color="black", marker=markers[i % len(markers)], markerfacecolor="white",
+                                      linestyle="", label=name) for i, name in enumerate(variants)]
     figure.legend(handles=verdicts, loc="outside upper left", ncols=2, fontsize=8, title="verdict", title_fontsize=8)
     figure.legend(handles=shapes, loc="outside upper right", ncols=1, fontsize=8, title="variant", title_fontsize=8)
     return figure
@@ -432,8 +445,9 @@ def method_paragraphs(settings: ComparisonSettings, table: pd.DataFrame) -> list
         "Common random numbers. Every variant was played on the same games as the baseline: the same experiment "
         "seed and the same game indices, so every source of chance the rule change does not touch (shuffles, "
         "dice, bots' random choices) draws the same numbers. Game i under a variant starts like game i under the "
-        f"baseline ({settings.baseline.label or settings.baseline.name}) and differs only where the change bites, so each difference is the mean of "
-        "paired per-game differences, compared within one player count only.",
+        f"baseline ({settings.baseline.label or settings.baseline.name}) and differs only where the change "
+        "bites, so each difference is the mean of paired per-game differences, compared within one player count "
+        "only.",
         "CRN gain = (variance under the baseline + variance under the variant) / variance of the paired "
         "differences: how many times fewer games the paired comparison needs than two independent runs for the "
         "same precision. A gain of 4 means these games are worth four times as many unpaired ones; a gain near 1 "
@@ -464,7 +478,7 @@ def sequential_paragraphs(settings: ComparisonSettings) -> list[str]:
     cap = f", at most {method.max_games:,} games per rule set" if method.max_games else ""
     metrics = f" ({', '.join(method.metrics)})" if method.metrics else ""
     decided = len(settings.sequential or [])
-    return [f"Played until resolved (batches{size}{per_rule_set}{cap}): after every batch each requested difference"
+    return [f"Played until resolved, in batches{size}{per_rule_set}{cap}: after every batch each requested difference"
             f"{metrics} was tested again, on all its paired games so far, with a generalised sequential probability "
             "ratio test (GSPRT, as chess-engine testing uses): two one-sided tests of no difference against a "
             "difference of + the margin and of − the margin, alpha = beta = 0.05. Alpha is shared out over the "

@@ -148,15 +148,17 @@ def test_a_real_difference_is_a_headline_in_the_designers_words(report):
     assert HEADLINE in headlines(report[1])
 
 
-def test_headlines_put_the_largest_real_difference_first_and_stop_at_twelve(report):
+def test_headlines_put_seats_first_the_largest_difference_first_and_stop_at_twelve(report):
     lines = headlines(report[1])
     table = comparison_rows()
     real = table[table.verdict == "real"]
     assert len(real) > 12
     assert len(lines) == 13 and lines[-1].startswith(f"… and {len(real) - 12} more real differences")
     assert lines[0] == HEADLINE
-    second = real.loc[(real.difference.abs() / real.margin).sort_values(ascending=False).index[1]]
-    assert f"in {second.n_players}-player games moves {second.metric_label} from " in lines[1]
+    seats = real[real.group == "seats"].sort_values("difference", key=abs, ascending=False)
+    for line, row in zip(lines[1:len(seats)], seats.iloc[1:].itertuples()):
+        assert f"in {row.n_players}-player games moves {row.metric_label} from " in line
+    assert not any("the winning score" in line or "per player" in line for line in lines[:len(seats)])
 
 
 def test_a_long_rationale_is_not_the_subject_the_variant_name_is(report):
