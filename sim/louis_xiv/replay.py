@@ -53,6 +53,8 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
     if code == E.INFLUENCE_DRAWN:
         return f"  seat {a + 1} holds {b} influence cards"
     if code == E.IMAGINARY_PLACED:
+        if a == -2:
+            return f"  imaginary player reveals {courtier_name(b)}, Louis XIV's courtier, and reveals another card"
         if a < 0:
             return "  imaginary player reveals a joker and reveals another card"
         return f"  imaginary player puts {b} markers on {courtier_name(a)}"
