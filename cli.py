@@ -24,6 +24,7 @@ from typer.core import TyperGroup
 
 from sim import registry
 from sim.core.arguments import check_game_count, check_game_index, check_jobs, check_seed
+from sim.core import run_manifest as manifests
 from sim.core import table_schema
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.run_manifest import courtsim_version
@@ -206,22 +207,29 @@ def bot_names(bots: str | None, players: int) -> list[str]:
     return names
 
 
-def load_setup(engine: GameEngine, game_file: Path | None, rules: list[str] | None) -> GameSetup:
+def load_setup(engine: GameEngine, game_file: Path | None, rules: list[str] | None,
+               variant: str | None = None) -> GameSetup:
+    """The game file (or --game-file), then --variant's overlay and switches, then --rule."""
+    from sim.core import variants
+
     if game_file is not None and game_file.is_dir():
         raise ConfigError(f"--game-file {game_file}: expected a game YAML file, found a directory")
     if game_file is not None and not game_file.is_file():
         raise ConfigError(f"game file {game_file} does not exist")
-    return engine.load_setup(str(game_file) if game_file else None, parse_rules(rules, engine) or None)
+    resolved_variant = variants.load_variant(variant, engine.name) if variant else None
+    return variants.load_setup(engine, str(game_file) if game_file else None, resolved_variant,
+                               parse_rules(rules, engine) or None)
 
 
 def prepare_game(game: str, players: int, bots: str | None, game_file: Path | None,
-                 rules: list[str] | None) -> tuple[GameEngine, GameSetup, list[BotSeat]]:
+                 rules: list[str] | None, variant: str | None = None
+                 ) -> tuple[GameEngine, GameSetup, list[BotSeat]]:
     """Everything every command needs, validated in the order a user would fix it."""
     engine = registry.get_engine(game)
     check_players(engine, players)
     names = bot_names(bots, players)
     seats = resolve_bots(game, names, where="--bots")
-    setup = load_setup(engine, game_file, rules)
+    setup = load_setup(engine, game_file, rules, variant)
     return engine, setup, seats
 
 
@@ -237,6 +245,9 @@ GameFileOpt = Annotated[Optional[Path], typer.Option(
 RuleOpt = Annotated[Optional[list[str]], typer.Option(
     "--rule", help="Override a rule switch, KEY=VALUE (repeatable).", show_default=False)]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Experiment seed (0 .. 2**64-1).")]
+VariantOpt = Annotated[Optional[str], typer.Option(
+    "--variant", help="A rule variant: a name in configs/variants/<game>/ or a variant YAML file "
+                      "(see `courtsim variants list`).", show_default=False)]
 
 
 def version_callback(value: bool) -> None:
@@ -267,6 +278,7 @@ def simulate(
         "--out", "-o", help="Run directory (default: runs/<game>).", show_default=False)] = None,
     game_file: GameFileOpt = None,
     rule: RuleOpt = None,
+    variant: VariantOpt = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace a different run in --out.")] = False,
 ):
     """Play GAMES games and write every table to Parquet files in --out.
@@ -275,11 +287,12 @@ def simulate(
     """
     check_seed(seed, "--seed")
     check_jobs(jobs, "--jobs")
-    engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
+    engine, setup, seats = prepare_game(game, players, bots, game_file, rule, variant)
     out_dir = out if out is not None else Path("runs") / game
     result = keeping_finished_chunks(out_dir, lambda: run_simulation(
         engine, setup, players, seats, seed, games, out_dir, jobs=jobs, chunk_size=chunk_size,
-        progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr)))
+        progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr),
+        provenance=manifests.setup_provenance(setup)))
     print_run_summary(result)
 
 
@@ -310,6 +323,9 @@ def run(
     jobs: Annotated[Optional[int], typer.Option(
         "--jobs", "-j", help="Worker processes (default: the experiment's jobs).", show_default=False)] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace a different run in --out.")] = False,
+    variant: Annotated[Optional[str], typer.Option(
+        "--variant", help="Play the experiment under this rule variant (instead of its variant:, if any).",
+        show_default=False)] = None,
 ):
     """Run an experiment: every match-up of its bot pool in every seating, into one run directory.
 
@@ -320,7 +336,7 @@ def run(
     if jobs is not None:
         check_jobs(jobs, "--jobs")
     path = find_experiment(experiment_file)
-    experiment, engine, setup, cells, config = prepare_experiment(path)
+    experiment, engine, setup, cells, config = prepare_experiment(path, variant=variant)
     out_dir = out if out is not None else Path(experiment.out or Path("runs") / experiment.name)
     jobs = jobs if jobs is not None else experiment.jobs
     stdout.print(f"{experiment.name}: {experiment.game}, players {', '.join(map(str, experiment.players))}, "
@@ -329,7 +345,7 @@ def run(
     result = keeping_finished_chunks(out_dir, lambda: run_cells(
         engine, setup, cells, experiment.seed, out_dir, config, jobs=jobs, chunk_size=experiment.chunk_size,
         progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr),
-        provenance={"experiment_file": str(path), "game_file": setup.source}))
+        provenance={"experiment_file": str(path), **manifests.setup_provenance(setup)}))
     print_run_summary(result)
     stdout.print(f"next: courtsim summary {out_dir}")
 
@@ -383,6 +399,7 @@ def replay(
     bots: BotsOpt = None,
     game_file: GameFileOpt = None,
     rule: RuleOpt = None,
+    variant: VariantOpt = None,
 ):
     """Print the step-by-step log of one game (identical to that game in any run).
 
@@ -390,7 +407,7 @@ def replay(
     """
     check_game_index(game_index, "--game")
     check_seed(seed, "--seed")
-    engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
+    engine, setup, seats = prepare_game(game, players, bots, game_file, rule, variant)
     typer.echo(engine.replay(setup, players, seats, seed, game_index))
 
 
@@ -408,6 +425,7 @@ def bench(
     seed: SeedOpt = 0,
     game_file: GameFileOpt = None,
     rule: RuleOpt = None,
+    variant: VariantOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Last stdout line: one JSON object.")] = False,
 ):
     """Measure games per second per core (single-threaded play_chunk calls of a run's chunk size,
@@ -422,7 +440,7 @@ def bench(
     if games is not None:
         check_game_count(games, "--games")
     check_seed(seed, "--seed")
-    engine, setup, seats = prepare_game(game, players, bots, game_file, rule)
+    engine, setup, seats = prepare_game(game, players, bots, game_file, rule, variant)
     limit_numba_to_one_thread()
     if each_bot:
         from strategies.bots import BotCatalogue
@@ -653,6 +671,127 @@ def bots_show(
             listing.add_row(parameter.name, f"{value:g}{marker}", f"{parameter.default:g}",
                             f"{parameter.low:g}..{parameter.high:g}", parameter.meaning)
         stdout.print(listing)
+
+
+@app.command()
+@user_errors
+def compare(
+    experiment_file: Annotated[str, typer.Argument(
+        help="Experiment YAML (a path, or a name in configs/experiments/).", show_default=False)],
+    variants: Annotated[str, typer.Option(
+        "--variants", help="Comma-separated rule variants to compare with the baseline.", show_default=False)],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Comparison directory.", show_default=False)],
+    baseline: Annotated[Optional[str], typer.Option(
+        "--baseline", help="A variant as the baseline (default: the printed rules, or the experiment's variant:).",
+        show_default=False)] = None,
+    games_per_matchup: Annotated[Optional[int], typer.Option(
+        "--games-per-matchup", help="Games per match-up and batch (default: the experiment's).",
+        show_default=False)] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", help="Worker processes (default: the experiment's jobs).", show_default=False)] = None,
+    until_resolved: Annotated[bool, typer.Option(
+        "--until-resolved", help="Play batches until every requested difference is decided against "
+                                 "--margin (GSPRT) or --max-games is spent.")] = False,
+    margin: Annotated[float, typer.Option(
+        "--margin", help="Smallest difference that matters: for rates 0.01 = one point; other metrics: "
+                         "a share of the baseline value.")] = 0.01,
+    metrics: Annotated[Optional[str], typer.Option(
+        "--metrics", help="Comma-separated metrics --until-resolved decides (default: every seat's win rate).",
+        show_default=False)] = None,
+    max_games: Annotated[Optional[int], typer.Option(
+        "--max-games", help="With --until-resolved: at most this many games per arm.", show_default=False)] = None,
+    adjust: Annotated[str, typer.Option("--adjust", help="p-value adjustment over the table: holm or fdr_bh.")] = "holm",
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace different runs in --out.")] = False,
+):
+    """Compare rule variants with the baseline on common random numbers: paired differences per
+    metric and player count, DIR/comparison.parquet and DIR/report.html.
+
+    Example: courtsim compare louis_xiv_2p_tweaks --variants imaginary_player_6_markers --out runs/lx-2p
+    """
+    from sim.core.experiments import find_experiment
+    from sim.studies.compare import plan_comparison, run_comparison
+
+    if jobs is not None:
+        check_jobs(jobs, "--jobs")
+    names = [name.strip() for name in variants.split(",") if name.strip()]
+    chosen = [name.strip() for name in metrics.split(",") if name.strip()] if metrics else None
+    plan = plan_comparison(find_experiment(experiment_file), names, out, baseline=baseline,
+                           games_per_matchup=games_per_matchup, jobs=jobs, until_resolved=until_resolved,
+                           margin=margin, metrics=chosen, max_games=max_games, adjustment=adjust,
+                           overwrite=overwrite)
+    directory = keeping_finished_chunks(out, lambda: run_comparison(
+        plan, log=lambda message: print(message, file=sys.stderr), progress=True))
+    print_comparison(directory)
+
+
+def print_comparison(directory: Path) -> None:
+    """The real differences (and how many did not move), as the report's headlines."""
+    import polars as pl
+
+    table = pl.read_parquet(directory / "comparison.parquet")
+    listing = Table("players", "variant", "metric", "baseline", "variant", "difference [95%]", "verdict", "CRN gain")
+    for row in table.filter(pl.col("verdict") == "real").sort(pl.col("difference").abs(), descending=True).iter_rows(named=True):
+        scale, suffix = (100.0, "%") if row["unit"] == "rate" else (1.0, "")
+        listing.add_row(str(row["n_players"]), row["variant"], row["metric_label"],
+                        f"{row['baseline_value'] * scale:.1f}{suffix}", f"{row['variant_value'] * scale:.1f}{suffix}",
+                        f"{row['difference'] * scale:+.2f} [{row['low'] * scale:+.2f}, {row['high'] * scale:+.2f}]",
+                        row["verdict"], f"{row['crn_gain']:.1f}")
+    stdout.print(listing)
+    counts = table["verdict"].value_counts().sort("verdict")
+    stdout.print(", ".join(f"{count} {verdict}" for verdict, count in counts.iter_rows()) +
+                 f" (of {table.height}); report: {directory / 'report.html'}")
+
+
+variants_app = typer.Typer(help="List the rule variants, or show one variant's overrides.", no_args_is_help=True)
+app.add_typer(variants_app, name="variants")
+
+
+@variants_app.command("list")
+@user_errors
+def variants_list(game: Annotated[Optional[str], typer.Argument(
+        help="Only this game's variants.", show_default=False)] = None):
+    """Every rule variant in configs/variants/, with its rationale."""
+    from sim.core import variants
+
+    listing = Table("game", "variant", "extends", "overrides", "description")
+    for name in [game] if game else registry.known_games():
+        registry.get_strategies(name)  # an unknown game: one clear line
+        for variant_name in variants.library_names(name):
+            variant = variants.load_variant(variant_name, name)
+            listing.add_row(name, variant.name, " -> ".join(variant.chain),
+                            str(len(variant.overrides) + len(variant.rules)), variant.description)
+    stdout.print(listing)
+
+
+@variants_app.command("show")
+@user_errors
+def variants_show(
+    name_or_path: Annotated[str, typer.Argument(help="A variant name or a variant YAML file.", show_default=False)],
+    game: GameOpt = None,
+):
+    """Each override of a variant: its path, the printed value, the variant's value, and the rationale.
+
+    Example: courtsim variants show keep_all_ranks_token_2p
+    """
+    from sim.core import variants
+
+    variant = variants.load_variant(name_or_path, game)
+    engine = registry.get_engine(variant.game)
+    variants.load_setup(engine, None, variant)       # refuse an invalid variant here too
+    rows, rule_rows = variants.override_rows(variant, engine)
+    chain = f"; extends {' -> '.join(variant.chain)}" if variant.chain else ""
+    stdout.print(f"[bold]{variant.name}[/bold] ({variant.game}; {variant.path}{chain})\n{variant.description}")
+    listing = Table("override", "printed", "variant")
+    for row in rows:
+        listing.add_row(row["path"], yaml_text(row["printed"]), yaml_text(row["value"]))
+    for row in rule_rows:
+        listing.add_row(f"rules.{row['name']}", yaml_text(row["printed"]), yaml_text(row["value"]))
+    stdout.print(listing)
+
+
+def yaml_text(value) -> str:
+    """A value as the YAML files write it (true, [16, 12, 8])."""
+    return yaml.safe_dump(value, default_flow_style=True, width=1000).strip().removesuffix("...").strip()
 
 
 if __name__ == "__main__":

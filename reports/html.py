@@ -11,11 +11,16 @@ TEMPLATE = "report.html.j2"
 
 
 def render(title: str, meta: str, headlines: list[str], sections: list, limitations: list[str]) -> str:
+    return render_template(TEMPLATE, title=title, meta=meta, headlines=headlines, sections=sections,
+                           limitations=limitations)
+
+
+def render_template(template: str, **values) -> str:
+    """One of reports/templates/ rendered with ``values`` (HTML-escaped; a missing value is an error)."""
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
                                      autoescape=jinja2.select_autoescape(["html", "j2"]),
                                      undefined=jinja2.StrictUndefined)
-    return environment.get_template(TEMPLATE).render(
-        title=title, meta=meta, headlines=headlines, sections=sections, limitations=limitations)
+    return environment.get_template(template).render(**values)
 
 
 def write(path: Path, html: str) -> Path:

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from reports.paired_metrics import RATE, RATIO, Metric, counts_per_game, per_game_metric
 from reports.metrics_common import histogram_quantiles, in_label_order, sum_batches, with_rate
 from sim.core.table_schema import WIN_DECIDED_BY_NAMES
 from sim.heads_of_state.state import COUNTRY_NAMES, RANK_NAMES
@@ -162,3 +163,51 @@ def winner_tiebreak(games: pl.LazyFrame) -> pd.DataFrame:
     frame = with_rate(frame, "count", "games", "share")
     frame["outcome"] = frame["win_decided_by"].map(WINNER_TIEBREAK).fillna("unknown")
     return frame
+
+
+# ----------------------------------------------------------------------------- paired comparison
+
+def paired_mechanics(run, n_players: int):
+    """Per-game mechanics for a rule-variant comparison (reports.paired_metrics): assassination
+    use and success, kills, betrayal plays, round-scoring tie-break levels, nobles raised,
+    courtesans, hand-limit discards, score sources."""
+    games = run.scan("games").filter(pl.col("n_players") == n_players)
+    assassination = pl.col("card_type").is_in(list(ASSASSINATION_CARD_TYPES))
+    betrayal_sums = counts_per_game(run.scan("betrayals"), games, [
+        pl.len().alias("betrayal_plays"), assassination.sum().alias("assassination_attempts"),
+        (assassination & (pl.col("success") > 0)).sum().alias("assassination_successes"),
+        (pl.col("success") > 0).sum().alias("kills")])
+    contested = pl.col("first_tiebreak") != "no_contest"
+    country_sums = counts_per_game(run.scan("country_scoring"), games, [
+        pl.col("first_seat").is_not_null().sum().alias("country_scorings"),
+        contested.sum().alias("contested_scorings"),
+        *[(pl.col("first_tiebreak") == level).sum().alias(f"tiebreak_{level}")
+          for level in TIEBREAK_LEVEL_NAMES if level != "no_contest"]])
+    raised = [f"raised_{rank}" for rank in RANK_NAMES]
+    sources = list(SCORE_SOURCES)
+    seat_sums = counts_per_game(run.scan("seats"), games, [
+        pl.sum_horizontal(raised).sum().alias("nobles_raised"),
+        pl.col("courtesans_used").sum().alias("courtesans_used"),
+        (pl.col("discards_turn_end_character") + pl.col("discards_turn_end_betrayal")
+         + pl.col("discards_round_change_character") + pl.col("discards_round_change_betrayal")).sum().alias("discards"),
+        *[(pl.col(source).sum() / n_players).alias(source) for source in sources]])
+    frame = betrayal_sums.join(country_sums, on="game_index").join(seat_sums, on="game_index")
+    return frame
+
+
+def paired_mechanics_metrics(n_players: int):
+    """The metrics of ``paired_mechanics``'s components."""
+    metrics = [per_game_metric("assassination_attempts", "assassination attempts per game", "assassination_attempts"),
+               Metric("assassination_success", "the share of assassinations that succeed", "mechanics", RATE,
+                      ("assassination_successes", "assassination_attempts"), RATIO),
+               per_game_metric("betrayal_plays", "betrayal plays per game", "betrayal_plays"),
+               per_game_metric("kills", "nobles killed per game", "kills"),
+               per_game_metric("nobles_raised", "nobles raised per game", "nobles_raised"),
+               per_game_metric("courtesans_used", "courtesans used per game", "courtesans_used"),
+               per_game_metric("discards", "cards discarded to hand limits per game", "discards")]
+    metrics += [Metric(f"tiebreak_{level}", f"the share of contested country scorings decided by "
+                       f"{TIEBREAK_LEVELS[level]}", "mechanics", RATE, (f"tiebreak_{level}", "contested_scorings"), RATIO)
+                for level in TIEBREAK_LEVEL_NAMES if level != "no_contest"]
+    metrics += [per_game_metric(source, f"points per player from {SCORE_SOURCES[source]}", source, "points")
+                for source in sources]
+    return metrics

@@ -13,6 +13,7 @@ import pandas as pd
 import polars as pl
 
 from reports import metrics_common
+from reports.paired_metrics import COUNT, RATE, RATIO, Metric, counts_per_game, per_game_metric
 from reports.metrics_common import in_label_order, sum_batches, with_rate
 from reports.rundir import collect
 from sim.louis_xiv import results as tables
@@ -204,3 +205,49 @@ def score_sources(seats: pl.LazyFrame) -> pd.DataFrame:
                       var_name="source", value_name="points")
     long["share"] = long["points"] / long["score"]
     return long
+
+
+# ----------------------------------------------------------------------------- paired comparison
+
+def paired_mechanics(run, n_players: int):
+    """Per-game mechanics for a rule-variant comparison (reports.paired_metrics): bribes,
+    courtier flips, ties, Louis XIV's crown, missions by colour, the imaginary player."""
+    games = run.scan("games").filter(pl.col("n_players") == n_players)
+    seat_sums = counts_per_game(run.scan("seats"), games, [
+        pl.col("bribes").sum().alias("bribes"), pl.col("bribe_gold").sum().alias("bribe_gold"),
+        pl.col("crowns_from_louis").sum().alias("crowns_from_louis"),
+        pl.col("intrigue_played").sum().alias("intrigue_played"),
+        (pl.col("coats").sum() / n_players).alias("coats_per_seat"),
+        *[pl.col(colour).sum().alias(colour) for colour in MISSION_COLOURS]])
+    courtier_sums = counts_per_game(run.scan("courtiers"), games, [
+        pl.col("flipped").sum().alias("courtier_flips"), pl.col("majority_tie").sum().alias("majority_ties"),
+        pl.col("majority_tie_decided").sum().alias("decisive_ties"), pl.col("empty").sum().alias("empty_courtiers"),
+        (pl.col("top_seat") == 4).sum().alias("imaginary_on_top"),
+        pl.col("louis").sum().alias("louis_evaluations"),
+        (pl.col("crown_seat").is_not_null() & (pl.col("louis") > 0)).sum().alias("louis_crowns_taken")])
+    exhausted = games.select("game_index", (pl.col("exhausted_tokens") + pl.col("exhausted_coats")
+                                            + pl.col("exhausted_gold")).alias("exhausted_supplies"))
+    frame = seat_sums.join(courtier_sums, on="game_index").join(exhausted, on="game_index")
+    return frame
+
+
+def paired_mechanics_metrics(n_players: int):
+    """The metrics of ``paired_mechanics``'s components."""
+    metrics = [per_game_metric("bribes", "bribes per game", "bribes"),
+               per_game_metric("bribe_gold", "gold paid in bribes per game", "bribe_gold"),
+               per_game_metric("courtier_flips", "courtier flips per game", "courtier_flips"),
+               per_game_metric("majority_ties", "ties for most markers per game", "majority_ties"),
+               per_game_metric("decisive_ties", "ties that decided a gift per game", "decisive_ties"),
+               per_game_metric("empty_courtiers", "courtier evaluations with no marker per game", "empty_courtiers"),
+               Metric("louis_crown_taken", "the share of Louis XIV's courtiers whose crown is taken", "mechanics",
+                      RATE, ("louis_crowns_taken", "louis_evaluations"), RATIO),
+               per_game_metric("crowns_from_louis", "crowns from Louis XIV per game", "crowns_from_louis"),
+               per_game_metric("intrigue_played", "intrigue cards played per game", "intrigue_played"),
+               per_game_metric("coats_per_seat", "coats of arms per player", "coats_per_seat"),
+               *[per_game_metric(colour, f"{colour.removeprefix('missions_')} missions per game", colour)
+                 for colour in MISSION_COLOURS],
+               per_game_metric("exhausted_supplies", "exhausted supplies per game", "exhausted_supplies")]
+    if n_players == 2:
+        metrics.append(per_game_metric("imaginary_on_top", "courtiers where the imaginary player alone has most",
+                                       "imaginary_on_top", COUNT))
+    return metrics

@@ -18,6 +18,7 @@ import pandas as pd  # noqa: E402
 
 DPI = 100
 PALETTE = plt.get_cmap("tab10").colors
+FOREST_MARKERS = "osD^vP*X"  # one marker shape per series of a forest plot
 
 
 @dataclass
@@ -232,3 +233,44 @@ def rotate(ax, degrees: float = 45) -> None:
         label.set_rotation(degrees)
         label.set_horizontalalignment("right")
         label.set_rotation_mode("anchor")
+
+
+def forest(frame: pd.DataFrame, row: str, series: str, estimate: str, low: str, high: str, margin: str,
+           colour: str, colours: dict, title: str = "", xlabel: str = "", ax=None):
+    """A forest plot: one line per distinct ``row`` (top to bottom in order of appearance), a dot
+    at ``estimate`` with a [``low``, ``high``] bar for each ``series`` (offset within the line,
+    one marker shape each), coloured by the ``colour`` column through ``colours``; a solid line
+    at 0 and, per line, dashed ticks at -``margin`` and +``margin`` (margins may differ by line)."""
+    if ax is None:
+        figure, axes = new_figure(7.5, 0.35 * frame[row].nunique() + 1.2)
+        ax = axes[0, 0]
+    else:
+        figure = ax.figure
+    rows = list(dict.fromkeys(frame[row]))
+    groups = list(dict.fromkeys(frame[series]))
+    step = 0.7 / len(groups)
+    ax.axvline(0, color="k", linewidth=1)
+    for line, name in enumerate(rows):
+        width = frame.loc[frame[row] == name, margin].max()
+        if np.isfinite(width) and width > 0:
+            y = len(rows) - 1 - line
+            ax.vlines([-width, width], y - 0.42, y + 0.42, colors="0.45", linestyles="--", linewidth=0.9)
+    for i, group in enumerate(groups):
+        part = frame[frame[series] == group]
+        y = np.array([len(rows) - 1 - rows.index(v) for v in part[row]]) + ((len(groups) - 1) / 2 - i) * step
+        values = part[estimate].to_numpy(float)
+        errors = np.clip(np.nan_to_num(np.vstack([values - part[low].to_numpy(float),
+                                                   part[high].to_numpy(float) - values])), 0, None)
+        for key, colour_name in colours.items():
+            chosen = (part[colour] == key).to_numpy()
+            if chosen.any():
+                ax.errorbar(values[chosen], y[chosen], xerr=errors[:, chosen], fmt=FOREST_MARKERS[i % len(FOREST_MARKERS)],
+                            color=colour_name, markersize=5, elinewidth=1.4, capsize=2)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([str(name) for name in reversed(rows)])
+    ax.set_ylim(-0.6, len(rows) - 0.4)
+    ax.set_xlabel(xlabel or estimate)
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    return figure

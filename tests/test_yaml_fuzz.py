@@ -1,10 +1,11 @@
 """Every mutation of a shipped YAML file is either a valid run or ONE line ``error: ...`` with
 exit code 2 -- never a traceback, a hang or a silently wrong run.
 
-Hypothesis mutates configs/games/*.yaml, configs/bots/*/*.yaml and configs/experiments/*.yaml
+Hypothesis mutates configs/games/*.yaml, configs/bots/*/*.yaml, configs/variants/*/*.yaml and
+configs/experiments/*.yaml
 (a value changed in type, sign or size; a key deleted, added or repeated; the file re-encoded as
 UTF-16 or cut short) and runs, in-process, the command that reads the file: ``simulate
---games 2`` with the game or bot file, or ``run`` with the experiment (its games_per_matchup
+--games 2`` with the game, bot or variant file, or ``run`` with the experiment (its games_per_matchup
 overridden to 1 before mutating, so a mutation of it is still checked), into a fresh temporary
 directory.
 """
@@ -26,6 +27,7 @@ CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 GAME_FILES = sorted((CONFIGS / "games").glob("*.yaml"))
 BOT_FILES = sorted((CONFIGS / "bots").glob("*/*.yaml"))
 EXPERIMENT_FILES = sorted((CONFIGS / "experiments").glob("*.yaml"))
+VARIANT_FILES = sorted((CONFIGS / "variants").glob("*/*.yaml"))
 GAME_OF_FILE = {"louis_xiv.yaml": "louis-xiv", "heads_of_state.yaml": "heads-of-state"}
 # A scalar's type, sign or size changed: a negative, zero, a number past every limit, a
 # boolean, a word, an empty list, an empty mapping.
@@ -74,7 +76,8 @@ def dumped(data) -> bytes:
 @st.composite
 def mutated_files(draw):
     """(shipped file, its mutated bytes, what was done)."""
-    kind_of_file = draw(st.sampled_from([GAME_FILES, BOT_FILES, EXPERIMENT_FILES]))  # each kind as often
+    kinds = [GAME_FILES, BOT_FILES, EXPERIMENT_FILES] + ([VARIANT_FILES] if VARIANT_FILES else [])
+    kind_of_file = draw(st.sampled_from(kinds))  # each kind as often
     source = draw(st.sampled_from(kind_of_file))
     data = shipped_data(source)
     kind = draw(st.sampled_from(["value", "value", "value", "delete", "add key", "repeat key",
@@ -115,9 +118,10 @@ def command_for(source: Path, mutated: Path, out: Path, players: int) -> list[st
         game = GAME_OF_FILE[source.name]
         return ["simulate", game, "--players", str(players), "--games", "2", "--game-file", str(mutated),
                 "--out", str(out)]
-    if source in BOT_FILES:
+    if source in BOT_FILES or source in VARIANT_FILES:
         game = yaml.safe_load(source.read_text())["game"]
-        return ["simulate", game, "--players", str(players), "--games", "2", "--bots", str(mutated),
+        option = "--bots" if source in BOT_FILES else "--variant"
+        return ["simulate", game, "--players", str(players), "--games", "2", option, str(mutated),
                 "--out", str(out)]
     return ["run", str(mutated), "--out", str(out), "--jobs", "1"]
 
@@ -127,7 +131,7 @@ def player_count(source: Path) -> int:
     return min(registry.get_engine(game).player_counts)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_files())
 def test_every_mutation_of_a_shipped_yaml_file_runs_or_is_one_error_line(mutation):
     source, content, what = mutation

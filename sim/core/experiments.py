@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sim import registry
 from sim.core import run_manifest as manifests
+from sim.core import variants
 from sim.core.arguments import GAME_COUNT, JOBS, PLAYER_COUNT, SEED
 from sim.core.engine import GAME_INDEX_LIMIT, BotSeat, ConfigError, GameSetup
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell
@@ -65,6 +66,7 @@ class ExperimentFile(BaseModel):
     out: Optional[str] = None
     game_file: Optional[str] = None
     rules: dict[str, Union[bool, int, float, str]] = Field(default_factory=dict)
+    variant: Optional[str] = Field(None, description="a rule variant (name or file) the experiment plays")
 
     @field_validator("players")
     @classmethod
@@ -124,10 +126,11 @@ def seatings(matchup: tuple[str, ...], design: str) -> list[tuple[str, ...]]:
     return sorted(set(itertools.permutations(matchup)))
 
 
-def plan_cells(experiment: ExperimentFile, bots: dict[str, BotSeat], path: Path) -> list[Cell]:
-    """Every (player count, match-up, seating) with its block of game indices, in file order."""
+def plan_cells(experiment: ExperimentFile, bots: dict[str, BotSeat], path: Path, first_game: int = 0) -> list[Cell]:
+    """Every (player count, match-up, seating) with its block of game indices, in file order,
+    the first block starting at ``first_game``."""
     cells: list[Cell] = []
-    next_game = 0
+    next_game = first_game
     for n_players in experiment.players:
         for matchup in matchups_for(experiment, n_players, path):
             orders = seatings(matchup, experiment.seating)
@@ -150,7 +153,7 @@ def experiment_config(experiment: ExperimentFile, engine, setup: GameSetup, bots
     bot resolved, every cell, the resolved rules. Not its description, jobs, out or file names."""
     return {
         "game": experiment.game,
-        "experiment": experiment.model_dump(exclude={"jobs", "out", "description", "game_file"}),
+        "experiment": experiment.model_dump(exclude={"jobs", "out", "description", "game_file", "variant"}),
         "seed": int(experiment.seed),
         "n_games": int(sum(cell.n_games for cell in cells)),
         "chunk_size": int(chunk_size),
@@ -170,20 +173,35 @@ def check_players(engine, experiment: ExperimentFile, path: Path) -> None:
                               f"{', '.join(map(str, engine.player_counts))} players, found {n_players}")
 
 
-def load_setup_with_rules(engine, experiment: ExperimentFile, path: Path) -> GameSetup:
-    """The game setup with the experiment's ``rules:``. The game file is read on its own first,
-    so that an error of the game file names that file and an error of a rule names this one."""
-    setup = engine.load_setup(experiment.game_file, None)
+def load_setup_with_rules(engine, experiment: ExperimentFile, path: Path,
+                          variant: variants.Variant | None = None) -> GameSetup:
+    """The game setup under the variant (if any) with the experiment's ``rules:``. The game file
+    and the variant are read on their own first, so that an error of the game file names that
+    file, of the variant its file, and an error of a rule this one."""
+    setup = variants.load_setup(engine, experiment.game_file, variant)
     if not experiment.rules:
         return setup
     try:
-        return engine.load_setup(experiment.game_file, dict(experiment.rules))
+        return variants.load_setup(engine, experiment.game_file, variant, dict(experiment.rules))
     except ConfigError as error:
         raise ConfigError(f"{path}: key 'rules': {error}") from None
 
 
-def prepare_experiment(path: Path):
-    """Load and validate everything before any game runs: (experiment, engine, setup, cells, config)."""
+def experiment_variant(experiment: ExperimentFile, path: Path, variant: str | None) -> variants.Variant | None:
+    """The variant to play: ``variant`` (a command line's), else the experiment's ``variant:``."""
+    if variant is not None:
+        return variants.load_variant(variant, experiment.game)
+    if experiment.variant is None:
+        return None
+    return variants.load_variant(experiment.variant, experiment.game, where=f"{path}: key 'variant'")
+
+
+def prepare_experiment(path: Path, variant: str | None = None, games_per_matchup: int | None = None,
+                       first_game: int = 0, printed_rules: bool = False):
+    """Load and validate everything before any game runs: (experiment, engine, setup, cells, config).
+    ``variant`` replaces the experiment's ``variant:``; ``games_per_matchup`` its number of games;
+    ``first_game`` shifts every game index (a comparison's later batches play new games);
+    ``printed_rules`` plays without the experiment's ``variant:`` (a comparison's baseline)."""
     from strategies.bots import BotCatalogue  # strategies imports sim; keep the import one-way at load
 
     experiment = load_experiment(path)
@@ -200,7 +218,10 @@ def prepare_experiment(path: Path):
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:  # in a pool even the same bot twice is a mistake (with_repeats plays copies)
         raise ConfigError(f"{path}: key 'bots': expected bots with distinct names, found {', '.join(repeated)} twice")
-    setup = load_setup_with_rules(engine, experiment, path)
-    cells = plan_cells(experiment, bots, path)
+    if games_per_matchup is not None:
+        experiment = experiment.model_copy(update={"games_per_matchup": games_per_matchup})
+    chosen = None if printed_rules and variant is None else experiment_variant(experiment, path, variant)
+    setup = load_setup_with_rules(engine, experiment, path, chosen)
+    cells = plan_cells(experiment, bots, path, first_game)
     config = experiment_config(experiment, engine, setup, bots, cells, experiment.chunk_size)
     return experiment, engine, setup, cells, config

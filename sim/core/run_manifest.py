@@ -84,6 +84,14 @@ def setup_record(setup: GameSetup) -> dict:
     return to_plain(setup.resolved or setup.description)
 
 
+def setup_provenance(setup: GameSetup) -> dict:
+    """Where a setup came from (recorded, not part of the identity): the game file, and the
+    variant file with its rationale when a variant was played."""
+    extra = {key: setup.description[key] for key in ("variant_file", "variant_description")
+             if key in (setup.description or {})}
+    return {"game_file": setup.source, **extra}
+
+
 def identity_versions(engine) -> dict:
     """The code that played: a run resumed across a change of it would mix two engines."""
     return {"kernel_sources": str(getattr(engine, "kernel_sources_hash", "none")),

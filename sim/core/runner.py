@@ -266,7 +266,7 @@ def run_simulation(engine: GameEngine, setup: GameSetup, n_players: int, bots: l
                    seed: int, n_games: int, out_dir: str | Path, jobs: int = 1,
                    chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True, resume: bool = True,
                    overwrite: bool = False,
-                   log: Callable[[str], None] = log_to_stderr) -> RunResult:
+                   log: Callable[[str], None] = log_to_stderr, provenance: dict | None = None) -> RunResult:
     """Play games ``0 .. n_games-1`` and write every table of ``engine`` to ``out_dir``.
 
     ``jobs`` is the number of worker processes (1 plays in this process, -1 uses every core).
@@ -278,7 +278,7 @@ def run_simulation(engine: GameEngine, setup: GameSetup, n_players: int, bots: l
     config = manifests.run_config(engine, setup, n_players, bots, seed, n_games, chunk_size)
     cells = [Cell(n_players, tuple(bots), 0, n_games)]
     return run_cells(engine, setup, cells, seed, out_dir, config, jobs, chunk_size, progress, resume,
-                     overwrite, log, provenance={"game_file": setup.source})
+                     overwrite, log, provenance=provenance or {"game_file": setup.source})
 
 
 def run_cells(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int, out_dir: str | Path,

@@ -179,12 +179,14 @@ def rule_switch_value(name: str, value):
     return value
 
 
-def read_yaml(game_file=None, overrides=None) -> tuple[dict, str]:
+def read_yaml(game_file=None, overrides=None, edit_game_data=None) -> tuple[dict, str]:
     path = Path(game_file) if game_file else DEFAULT_FILE
     raw = load_yaml_file(path, "game")
     if not isinstance(raw, dict):
         _fail(path, "(top level)", "a mapping", type(raw).__name__)
     raw = copy.deepcopy(raw)
+    if edit_game_data is not None:   # a variant's overlay (sim.core.variants), before --rule
+        raw = edit_game_data(raw)
     for key, value in (overrides or {}).items():
         if key in RULE_NAMES:
             value = rule_switch_value(key, value)
@@ -208,9 +210,9 @@ def blame_the_command_line(line: str, file: str, overrides) -> str:
     return line
 
 
-def load_data(game_file=None, overrides=None):
+def load_data(game_file=None, overrides=None, edit_game_data=None):
     """Validate the YAML; return (HosData, rules vector, description dict)."""
-    raw, file = read_yaml(game_file, overrides)
+    raw, file = read_yaml(game_file, overrides, edit_game_data)
     try:
         return build(HosFile.model_validate(raw), file)
     except ValidationError as error:

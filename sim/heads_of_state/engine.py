@@ -18,7 +18,7 @@ from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.core.table_schema import WIN_DECIDED_BY_NAMES, bot_column, declared_tables, placements
 from sim.heads_of_state import events as ev
 from sim.heads_of_state.bots import GREEDY, RANDOM, SEARCH, search_signature_tag
-from sim.heads_of_state.data import load_data
+from sim.heads_of_state.data import DEFAULT_FILE, load_data
 from sim.heads_of_state.kernel import play_chunk_kernel
 from sim.heads_of_state.search import search_choose
 from sim.heads_of_state.state import new_state
@@ -93,8 +93,11 @@ class HeadsOfStateEngine:
     tables = ("games", "seats", "betrayals", "country_scoring")
 
     # ------------------------------------------------------------------------------------------
-    def load_setup(self, game_file: str | None = None, rule_overrides: dict | None = None) -> GameSetup:
-        data, rules, description = load_data(game_file, rule_overrides)
+    default_game_file = DEFAULT_FILE
+
+    def load_setup(self, game_file: str | None = None, rule_overrides: dict | None = None,
+                   edit_game_data=None) -> GameSetup:
+        data, rules, description = load_data(game_file, rule_overrides, edit_game_data)
         return GameSetup(game=self.name, data=data, rules=rules, description=description,
                          resolved={"game_data": description["game_data"], "rules": description["rules"]},
                          source=description["source_file"])

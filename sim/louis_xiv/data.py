@@ -347,15 +347,19 @@ DATA_FIELDS = (
 LouisData, LouisDataArrays = define_array_record("LouisData", DATA_FIELDS, globals())
 
 
-def load_game_file(path: str | Path | None = None, overrides: dict | None = None) -> LouisXIVFile:
-    """Read and validate a Louis XIV game file; ``overrides`` (nested dict) is merged on top
-    (a variant). Raises ConfigError with one line naming file, key, expected and found."""
+def load_game_file(path: str | Path | None = None, overrides: dict | None = None,
+                   edit_game_data=None) -> LouisXIVFile:
+    """Read and validate a Louis XIV game file; ``overrides`` (nested dict) is merged on top,
+    and ``edit_game_data(raw) -> raw`` (a variant's overlay, sim.core.variants) applied before
+    validation. Raises ConfigError with one line naming file, key, expected and found."""
     path = Path(path) if path else DEFAULT_GAME_FILE
     raw = load_yaml_file(path, "game")
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping of game data, found {type(raw).__name__}")
     if overrides:
         raw = _merge(raw, overrides)
+    if edit_game_data is not None:
+        raw = edit_game_data(raw)
     try:
         return LouisXIVFile.model_validate(raw)
     except ValidationError as error:

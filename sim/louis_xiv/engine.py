@@ -33,8 +33,10 @@ class LouisXIVEngine:
     player_counts = (2, 3, 4)
     tables = ("games", "seats", "courtiers")
 
-    def load_setup(self, game_file=None, rule_overrides=None) -> GameSetup:
-        model = load_game_file(game_file)
+    default_game_file = DEFAULT_GAME_FILE
+
+    def load_setup(self, game_file=None, rule_overrides=None, edit_game_data=None) -> GameSetup:
+        model = load_game_file(game_file, edit_game_data=edit_game_data)
         rules = rule_vector(model, rule_overrides)
         self.player_counts = tuple(range(model.players.min, model.players.max + 1))
         switches = switch_settings(rules)

@@ -1,0 +1,1 @@
+"""Studies orchestrate runs: compare (rule variants on common random numbers); next: sweep, tune, sensitivity."""

@@ -1,0 +1,399 @@
+"""The statistics of a paired rule-variant comparison, on synthetic data with a known truth.
+
+The synthetic games are CRN-like: each paired game has a shared latent draw; with probability
+``coupling`` the rule change does not touch the game and both arms read their win from the same
+latent, otherwise the variant's win comes from a fresh draw. So the paired differences are
+mostly zero, as under common random numbers, and the truth is known in closed form."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from reports import comparison_stats as cs
+
+ALPHA = BETA = 0.05
+MARGIN = 0.02
+BASELINE_WIN_RATE = 0.25    # one seat of four
+BATCH = 500
+REPETITIONS = 2000
+
+
+# --- synthetic CRN-like paired win indicators ------------------------------------------------
+
+def paired_wins(rng, shape, baseline_rate, variant_rate, coupling):
+    """(baseline, variant) win indicators of ``shape`` with a shared latent per paired game."""
+    latent = rng.random(shape)
+    untouched = rng.random(shape) < coupling
+    variant_draw = np.where(untouched, latent, rng.random(shape))
+    return (latent < baseline_rate).astype(np.float64), (variant_draw < variant_rate).astype(np.float64)
+
+
+def difference_cells(baseline_rate, variant_rate, coupling):
+    """P(d = +1), P(d = -1) of the paired win difference of :func:`paired_wins`."""
+    plus = coupling * max(variant_rate - baseline_rate, 0.0) + (1 - coupling) * variant_rate * (1 - baseline_rate)
+    minus = coupling * max(baseline_rate - variant_rate, 0.0) + (1 - coupling) * baseline_rate * (1 - variant_rate)
+    return plus, minus
+
+
+def cumulative_statistics(rng, delta, coupling, batch, batches, repetitions):
+    """Sufficient statistics (n, mean_d, var_d), shape (batches, repetitions), of streams of
+    paired win indicators after every batch. The counts of d = +1 and d = -1 per batch are the
+    sufficient statistic of the indicators, so they are drawn directly (multinomial): the same
+    distribution as :func:`paired_wins`, vectorised over every repetition at once."""
+    plus, minus = difference_cells(BASELINE_WIN_RATE, BASELINE_WIN_RATE + delta, coupling)
+    counts = rng.multinomial(batch, [plus, minus, 1 - plus - minus], size=(batches, repetitions)).cumsum(axis=0)
+    n = batch * np.arange(1, batches + 1, dtype=np.float64)[:, np.newaxis]
+    mean_d = (counts[..., 0] - counts[..., 1]) / n
+    var_d = (counts[..., 0] + counts[..., 1] - n * mean_d ** 2) / (n - 1)
+    return n, mean_d, var_d
+
+
+def first_decisions(decisions):
+    """The decision each repetition stops at (the first that is not "continue"), and after how
+    many batches (0 where it never stopped)."""
+    stopped = decisions != cs.CONTINUE
+    first = stopped.argmax(axis=0)
+    ever = stopped.any(axis=0)
+    final = np.where(ever, decisions[first, np.arange(decisions.shape[1])], cs.CONTINUE)
+    return final, np.where(ever, first + 1, 0)
+
+
+def repeated_t_test_decisions(n, mean_d, var_d):
+    """THE FORBIDDEN PROCEDURE: a fixed-n paired t-test after every batch, "real" at p < 0.05."""
+    p_value = 2 * stats.t.sf(np.abs(mean_d) / np.sqrt(var_d / n), n - 1)
+    return np.where(p_value < ALPHA, cs.REAL, cs.CONTINUE)
+
+
+def rate(final, decision):
+    return float(np.mean(final == decision))
+
+
+# --- metrics and the delta method ---------------------------------------------------------
+
+def test_balance_is_one_minus_the_largest_gap_between_seats():
+    assert cs.balance(np.array([0.3, 0.2, 0.25, 0.25])) == pytest.approx(0.9)
+    assert cs.balance(np.array([0.25] * 4)) == 1.0
+
+
+def test_ratio_is_nan_when_the_denominator_is_zero():
+    assert cs.RATIO(np.array([3.0, 4.0])) == 0.75
+    assert math.isnan(cs.RATIO(np.array([0.0, 0.0])))
+    assert cs.MEAN(np.array([0.4, 7.0])) == 0.4
+
+
+def test_linearised_values_average_to_the_metric():
+    rng = np.random.default_rng(1)
+    wins = rng.random((300, 4)) < 0.25
+    value, influence = cs.linearised(wins, cs.balance)
+    assert value == pytest.approx(cs.balance(wins.mean(axis=0)))
+    assert influence.mean() == pytest.approx(value, abs=1e-12)
+
+
+def test_ratio_delta_method_standard_error_equals_the_textbook_formula():
+    """Assassinations: (successes, attempts) per game. Var(a/b) ~ (S_aa/b^2 - 2 a S_ab/b^3 +
+    a^2 S_bb/b^4) / n, with S the sample (co)variances."""
+    successes = np.array([1, 0, 2, 1, 0, 1, 3, 0, 1, 2], dtype=np.float64)
+    attempts = np.array([2, 1, 2, 1, 1, 3, 3, 0, 2, 2], dtype=np.float64)
+    values = np.column_stack([successes, attempts])
+    value, influence = cs.linearised(values, cs.RATIO)
+    a, b = successes.mean(), attempts.mean()
+    covariance = np.cov(successes, attempts, ddof=1)
+    textbook = (covariance[0, 0] / b ** 2 - 2 * a * covariance[0, 1] / b ** 3 + a ** 2 * covariance[1, 1] / b ** 4) / 10
+    assert value == pytest.approx(a / b)
+    assert influence.var(ddof=1) / 10 == pytest.approx(textbook)
+
+
+def test_central_difference_gradient_agrees_with_the_analytic_ratio():
+    rng = np.random.default_rng(2)
+    values = np.column_stack([rng.integers(0, 3, 200), rng.integers(1, 4, 200)]).astype(np.float64)
+    _, analytic = cs.linearised(values, cs.RATIO)
+    _, numeric = cs.linearised(values, lambda means: means[0] / means[1])
+    np.testing.assert_allclose(numeric, analytic, rtol=0, atol=1e-8)
+
+
+def test_a_metric_that_is_nan_at_the_mean_linearises_to_nan():
+    value, influence = cs.linearised(np.zeros((5, 2)), cs.RATIO)
+    assert math.isnan(value) and np.isnan(influence).all()
+
+
+# --- one metric's paired comparison ---------------------------------------------------------
+
+BASELINE = np.array([0.2, 0.5, 0.1, 0.9, 0.4])
+VARIANT = np.array([0.3, 0.7, 0.1, 1.0, 0.8])
+
+
+def test_paired_mean_is_the_textbook_paired_t_interval():
+    """d = (0.1, 0.2, 0, 0.1, 0.4): mean 0.16, sample variance 0.023, SE sqrt(0.023 / 5),
+    t(0.975, 4) = 2.776445: the interval 0.16 -+ 0.1883077."""
+    result = cs.paired(BASELINE, VARIANT, cs.MEAN)
+    assert result.difference == pytest.approx(0.16)
+    assert result.var_d == pytest.approx(0.023)
+    assert result.standard_error == pytest.approx(math.sqrt(0.023 / 5))
+    assert result.low == pytest.approx(0.16 - 0.1883077, abs=1e-6)
+    assert result.high == pytest.approx(0.16 + 0.1883077, abs=1e-6)
+    assert (result.games, result.n, result.mean_d) == (5, 5, pytest.approx(0.16))
+    assert result.p_value == pytest.approx(stats.ttest_rel(VARIANT, BASELINE).pvalue)
+    interval = stats.ttest_rel(VARIANT, BASELINE).confidence_interval(0.95)
+    assert (result.low, result.high) == (pytest.approx(interval.low), pytest.approx(interval.high))
+
+
+def test_paired_ratio_standard_error_is_the_difference_of_ratio_influences():
+    rng = np.random.default_rng(3)
+    attempts = rng.integers(0, 4, (400, 2)).astype(np.float64)
+    baseline = np.column_stack([rng.binomial(attempts[:, 0].astype(int), 0.4), attempts[:, 0]])
+    variant = np.column_stack([rng.binomial(attempts[:, 1].astype(int), 0.5), attempts[:, 1]])
+    result = cs.paired(baseline, variant, cs.RATIO)
+
+    def influence(arm):
+        ratio = arm[:, 0].mean() / arm[:, 1].mean()
+        return (arm[:, 0] - ratio * arm[:, 1]) / arm[:, 1].mean()
+
+    d = influence(variant) - influence(baseline)
+    assert result.difference == pytest.approx(variant[:, 0].sum() / variant[:, 1].sum()
+                                              - baseline[:, 0].sum() / baseline[:, 1].sum())
+    assert result.standard_error == pytest.approx(d.std(ddof=1) / math.sqrt(400))
+
+
+def test_paired_balance_difference_is_the_change_of_the_largest_seat_gap():
+    """Four seats' win indicators (one winner a game): balance rises from 1 - (0.4 - 0.1) to
+    1 - (0.3 - 0.2) when the variant evens out the seats."""
+    seats = np.eye(4)
+    baseline = seats[[0, 0, 0, 0, 1, 1, 2, 2, 3, 1]]
+    variant = seats[[0, 0, 0, 1, 1, 2, 2, 3, 3, 1]]
+    result = cs.paired(baseline, variant, cs.balance)
+    assert (result.baseline_value, result.variant_value) == (pytest.approx(0.7), pytest.approx(0.9))
+    assert result.difference == pytest.approx(0.2)
+    assert result.low < result.difference < result.high
+
+
+def test_every_game_moved_alike_is_an_exact_difference():
+    wins = np.array([0.0, 1.0, 0.0, 0.0])
+    moved = cs.paired(wins, wins + 1, cs.MEAN)
+    assert (moved.low, moved.difference, moved.high, moved.p_value) == (1.0, 1.0, 1.0, 0.0)
+    assert moved.standard_error == 0.0 and math.isnan(moved.crn_gain)
+    same = cs.paired(wins, wins, cs.MEAN)
+    assert (same.low, same.high, same.p_value) == (0.0, 0.0, 1.0)
+
+
+def test_a_ratio_with_zero_denominator_in_either_arm_is_nan():
+    played = np.array([[1.0, 2.0], [0.0, 1.0]])
+    never = np.zeros((2, 2))
+    for baseline, variant in ((played, never), (never, played)):
+        result = cs.paired(baseline, variant, cs.RATIO)
+        assert all(math.isnan(x) for x in (result.difference, result.low, result.high, result.p_value,
+                                           result.mean_d, result.var_d))
+        assert cs.sequential_decision(result.n, result.mean_d, result.var_d, MARGIN, minimum_games=0).decision \
+            == cs.CONTINUE
+
+
+def test_arms_of_different_lengths_are_refused():
+    with pytest.raises(ValueError, match="paired game by game"):
+        cs.paired(np.zeros(4), np.zeros(5), cs.MEAN)
+
+
+@pytest.mark.parametrize("coupling", [0.8, 0.5, 0.0])
+def test_crn_gain_is_the_variance_ratio_of_the_shared_noise(coupling):
+    """Equal win rates 0.3: Var A = Var B = p (1 - p), Var(A - B) = (1 - coupling) 2 p (1 - p),
+    so the gain is 1 / (1 - coupling): 5 at 0.8, 2 at 0.5, 1 for independent arms."""
+    baseline, variant = paired_wins(np.random.default_rng(4), 40_000, 0.3, 0.3, coupling)
+    result = cs.paired(baseline, variant, cs.MEAN)
+    assert result.crn_gain == pytest.approx(1 / (1 - coupling), rel=0.05)
+
+
+def test_the_interval_covers_the_truth_95_percent_of_the_time():
+    """2000 seeded repetitions of 400 correlated paired games, truth 0.35 - 0.30; the coverage is
+    within three binomial standard deviations of 95%."""
+    rng = np.random.default_rng(5)
+    baseline, variant = paired_wins(rng, (REPETITIONS, 400), 0.30, 0.35, coupling=0.7)
+    covered = [(r.low <= 0.05 <= r.high) for r in (cs.paired(b, v, cs.MEAN) for b, v in zip(baseline, variant))]
+    assert abs(np.mean(covered) - 0.95) <= 3 * math.sqrt(0.95 * 0.05 / REPETITIONS)
+
+
+def test_the_ratio_interval_covers_a_bots_true_win_rate_difference():
+    """A bot in one or two seats per game (wins, seats); each seat wins with 0.25 under the
+    baseline and 0.30 under the variant, so the truth is 0.05."""
+    rng = np.random.default_rng(6)
+    repetitions, games = 1000, 400
+    seats = 1 + (rng.random((repetitions, games)) < 0.5)
+    covered = []
+    for seats_of_game in seats:
+        wins = [paired_wins(rng, games, 0.25, 0.30, coupling=0.7) for _ in range(2)]
+        baseline = np.column_stack([wins[0][0] + (seats_of_game == 2) * wins[1][0], seats_of_game])
+        variant = np.column_stack([wins[0][1] + (seats_of_game == 2) * wins[1][1], seats_of_game])
+        result = cs.paired(baseline, variant, cs.RATIO)
+        covered.append(result.low <= 0.05 <= result.high)
+    assert abs(np.mean(covered) - 0.95) <= 3 * math.sqrt(0.95 * 0.05 / repetitions)
+
+
+component_arrays = st.integers(2, 30).flatmap(lambda games: st.integers(1, 4).flatmap(
+    lambda k: hnp.arrays(np.float64, (games, k), elements=st.integers(0, 3).map(float))))
+
+
+@settings(max_examples=60, deadline=None)
+@given(component_arrays)
+def test_an_arm_against_itself_is_a_zero_difference_with_p_one(values):
+    for f in (cs.MEAN, cs.balance, cs.RATIO):
+        if f is cs.RATIO and (values.shape[1] < 2 or values[:, 1].sum() == 0):
+            continue
+        result = cs.paired(values, values, f)
+        assert (result.difference, result.low, result.high, result.p_value) == (0.0, 0.0, 0.0, 1.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(component_arrays, st.randoms(use_true_random=False))
+def test_swapping_the_arms_negates_the_difference(values, random):
+    other = np.array(random.choices(range(4), k=values.size), dtype=np.float64).reshape(values.shape)
+    for f in (cs.MEAN, cs.balance):
+        forward, backward = cs.paired(values, other, f), cs.paired(other, values, f)
+        assert backward.difference == -forward.difference
+        assert backward.p_value == pytest.approx(forward.p_value, nan_ok=True)
+        assert (backward.low, backward.high) == (pytest.approx(-forward.high, nan_ok=True),
+                                                 pytest.approx(-forward.low, nan_ok=True))
+
+
+# --- the table: multiplicity and verdicts ----------------------------------------------------
+
+@pytest.mark.parametrize("method", ["holm", "fdr_bh"])
+def test_adjust_is_multipletests_over_the_known_p_values(method):
+    p_values = np.array([0.01, 0.04, 0.03, 0.5, 0.002])
+    np.testing.assert_allclose(cs.adjust(p_values, method), multipletests(p_values, method=method)[1])
+    with_nan = np.array([0.01, np.nan, 0.04, 0.03, np.nan])
+    adjusted = cs.adjust(with_nan, method)
+    assert np.isnan(adjusted[[1, 4]]).all()
+    np.testing.assert_allclose(adjusted[[0, 2, 3]], multipletests([0.01, 0.04, 0.03], method=method)[1])
+
+
+def test_adjust_refuses_an_unknown_method_and_keeps_an_all_nan_table():
+    with pytest.raises(ValueError, match="holm, fdr_bh"):
+        cs.adjust(np.array([0.1]), "bonferroni")
+    assert np.isnan(cs.adjust(np.array([np.nan, np.nan]))).all()
+
+
+def test_verdict_names_each_kind_of_difference():
+    assert cs.verdict(-0.004, 0.006, 0.6, margin=0.01) == "smaller than the margin"
+    assert cs.verdict(0.002, 0.008, 0.001, margin=0.01) == "smaller than the margin"  # real but too small to matter
+    assert cs.verdict(0.02, 0.05, 0.001, margin=0.01) == "real"
+    assert cs.verdict(0.005, 0.05, 0.01, margin=0.01) == "real"
+    assert cs.verdict(-0.02, 0.05, 0.3, margin=0.01) == "not resolved"
+    assert cs.verdict(0.02, 0.05, 0.06, margin=0.01) == "not resolved"  # significant alone, not over the table
+    assert cs.verdict(math.nan, math.nan, math.nan, margin=0.01) == "not resolved"
+
+
+# --- sequential: --until-resolved -----------------------------------------------------------
+
+def test_sequential_bounds_split_alpha_over_the_two_sides():
+    lower, upper = cs.sequential_bounds(0.05, 0.05)
+    assert lower == pytest.approx(math.log(0.05)) and upper == pytest.approx(math.log(40))
+    with pytest.raises(ValueError):
+        cs.sequential_bounds(0.0, 0.05)
+
+
+def test_sequential_llr_is_the_normal_approximation():
+    """n (m1 - m0)(2 x_bar - m0 - m1) / (2 s^2): 2000 games, x_bar 0.015, s^2 0.1, margin 0.02."""
+    decision = cs.sequential_decision(2000, 0.015, 0.1, 0.02)
+    assert decision.llr_up == pytest.approx(2000 * 0.02 * (0.03 - 0.02) / 0.2)
+    assert decision.llr_down == pytest.approx(2000 * -0.02 * (0.03 + 0.02) / 0.2)
+    assert decision.decision == "continue"  # llr_up = 2 < 3.689, llr_down = -10
+    assert cs.sequential_decision(6000, 0.015, 0.1, 0.02).decision == "real"
+    assert cs.sequential_decision(6000, 0.0, 0.1, 0.02).decision == "smaller than the margin"
+
+
+def test_sequential_decides_nothing_before_the_minimum_games():
+    assert cs.sequential_decision(999, 0.5, 0.1, 0.02).decision == "continue"
+    assert cs.sequential_decision(1000, 0.5, 0.1, 0.02).decision == "real"
+
+
+def test_a_variant_that_never_changes_the_metric_is_smaller_than_the_margin():
+    decision = cs.sequential_decision(1000, 0.0, 0.0, 0.02)
+    assert decision.decision == "smaller than the margin" and decision.llr_up == -math.inf
+
+
+def test_sequential_refuses_a_margin_that_is_not_positive():
+    for margin in (0.0, -0.01):
+        with pytest.raises(ValueError, match="positive"):
+            cs.sequential_decision(1000, 0.0, 0.1, margin)
+
+
+def test_a_nan_margin_never_decides():
+    """A margin relative to a baseline value that is nan (a ratio never attempted) is nan."""
+    assert cs.sequential_decision(5000, 0.0, 0.1, math.nan).decision == "continue"
+
+
+def test_sequential_decision_from_paired_equals_the_count_statistics():
+    """The streams of the error-rate tests are drawn as counts; the same games as explicit
+    indicators through paired() give the same sufficient statistics and decisions."""
+    rng = np.random.default_rng(7)
+    baseline, variant = paired_wins(rng, 3 * BATCH, BASELINE_WIN_RATE, BASELINE_WIN_RATE + MARGIN, 0.8)
+    for games in (BATCH, 2 * BATCH, 3 * BATCH):
+        result = cs.paired(baseline[:games], variant[:games], cs.MEAN)
+        d = variant[:games] - baseline[:games]
+        plus, minus = np.sum(d > 0), np.sum(d < 0)
+        assert result.mean_d == pytest.approx((plus - minus) / games)
+        assert result.var_d == pytest.approx((plus + minus - games * result.mean_d ** 2) / (games - 1))
+        assert cs.sequential_decision(result.n, result.mean_d, result.var_d, MARGIN).decision == \
+            cs.sequential_decisions(games, result.mean_d, result.var_d, MARGIN)
+
+
+def test_the_shared_latent_streams_have_the_count_model_cells():
+    baseline, variant = paired_wins(np.random.default_rng(8), 200_000, 0.25, 0.27, 0.8)
+    plus, minus = difference_cells(0.25, 0.27, 0.8)
+    assert np.mean(variant - baseline > 0) == pytest.approx(plus, abs=0.002)
+    assert np.mean(variant - baseline < 0) == pytest.approx(minus, abs=0.002)
+
+
+STREAMS = [pytest.param(0.8, 500, 40, id="crn-batches-of-500"),
+           pytest.param(0.8, 100, 200, id="crn-batches-of-100"),
+           pytest.param(0.0, 500, 60, id="independent-batches-of-500")]
+
+
+@pytest.mark.parametrize("coupling, batch, batches", STREAMS)
+def test_sequential_false_positive_rate_is_at_most_alpha(coupling, batch, batches):
+    """Truth delta = 0, the decision applied after every batch, 2000 seeded streams: stopping at
+    "real" happens at most 5% of the time, and nearly every stream stops within the budget."""
+    n, mean_d, var_d = cumulative_statistics(np.random.default_rng(9), 0.0, coupling, batch, batches, REPETITIONS)
+    final, _ = first_decisions(cs.sequential_decisions(n, mean_d, var_d, MARGIN, ALPHA, BETA))
+    assert rate(final, cs.REAL) <= ALPHA
+    assert rate(final, cs.CONTINUE) <= 0.05
+
+
+@pytest.mark.parametrize("coupling, batch, batches", STREAMS)
+@pytest.mark.parametrize("delta", [MARGIN, -MARGIN], ids=["plus-margin", "minus-margin"])
+def test_sequential_false_negative_rate_is_at_most_beta(delta, coupling, batch, batches):
+    """Truth delta = +-margin: stopping at "smaller than the margin" happens at most 5% of the time."""
+    n, mean_d, var_d = cumulative_statistics(np.random.default_rng(10), delta, coupling, batch, batches, REPETITIONS)
+    decisions = cs.sequential_decisions(n, mean_d, var_d, MARGIN, ALPHA, BETA)
+    final, stopped_after = first_decisions(decisions)
+    assert rate(final, cs.SMALLER_THAN_MARGIN) <= BETA
+    assert rate(final, cs.CONTINUE) <= 0.05
+    # a "real" call points the right way
+    last = stopped_after[final == cs.REAL] - 1
+    assert np.mean(np.sign(mean_d[last, np.flatnonzero(final == cs.REAL)]) == np.sign(delta)) >= 0.999
+
+
+def test_sequential_needs_fewer_games_than_a_fixed_n_test_with_the_same_error_rates():
+    """At delta = +margin with CRN (coupling 0.8), a fixed-n two-sided test at alpha = 0.05 with
+    95% power needs (z_0.975 + z_0.95)^2 Var(d) / margin^2 = about 3000 paired games; the
+    sequential test stops earlier in most streams (its median is 4 batches of 500)."""
+    plus, minus = difference_cells(BASELINE_WIN_RATE, BASELINE_WIN_RATE + MARGIN, 0.8)
+    fixed_games = (stats.norm.ppf(1 - ALPHA / 2) + stats.norm.ppf(1 - BETA)) ** 2 \
+        * (plus + minus - (plus - minus) ** 2) / MARGIN ** 2
+    n, mean_d, var_d = cumulative_statistics(np.random.default_rng(11), MARGIN, 0.8, BATCH, 40, REPETITIONS)
+    _, stopped_after = first_decisions(cs.sequential_decisions(n, mean_d, var_d, MARGIN))
+    games = stopped_after * BATCH
+    assert np.all(stopped_after > 0)
+    assert np.median(games) < 0.75 * fixed_games
+    assert np.mean(games < fixed_games) >= 0.6
+
+
+def test_the_forbidden_repeated_t_test_inflates_the_false_positive_rate():
+    """The same delta = 0 streams, with a fixed-n t-test repeated after every batch and stopping
+    at the first p < 0.05: the false-positive rate is far above 5%, so the error-rate tests
+    above would catch a procedure that peeks."""
+    n, mean_d, var_d = cumulative_statistics(np.random.default_rng(9), 0.0, 0.8, BATCH, 40, REPETITIONS)
+    final, _ = first_decisions(repeated_t_test_decisions(n, mean_d, var_d))
+    assert rate(final, cs.REAL) > 3 * ALPHA
