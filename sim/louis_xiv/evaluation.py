@@ -20,7 +20,8 @@ from sim.louis_xiv.rules import (CONDE_ANY_COURTIER, CONDE_LATER_COURTIERS, COND
                                  IMAGINARY_PLAYER_TIES, IMAGINARY_SOLE_TOP_FLIPS, IMAGINARY_TIES_LOSE,
                                  INTRIGUE_NEEDS_OWN_MARKER, INTRIGUE_USABLE_SAME_PHASE, LOUIS_EMPTY_TILE_FLIPS,
                                  MAINTENON_MARKERS_MANDATORY, MARKERS_ADDED_DURING_EVALUATION_STAY,
-                                 ONCE_FIRST_PARTNER_IS_SECOND, TIED_SECOND_EACH_GETS_GIFT, TIED_SECOND_UNDER_LOUIS)
+                                 ONCE_FIRST_PARTNER_IS_SECOND, TIED_SECOND_EACH_GETS_GIFT, TIED_SECOND_NO_BRIBE,
+                                 TIED_SECOND_UNDER_LOUIS)
 from sim.louis_xiv.state import (BRIBE_GOLD, BRIBES, COATS_FROM_GIFTS, CROWNS_FROM_LOUIS, GAME_INDEX,
                                  GIFTS_RECEIVED, IMAGINARY_ACTIVE, INTRIGUE_PLAYED, LOUIS_COURTIER,
                                  N_PLAYERS, ROUND, seat_order, trace_event)
@@ -108,12 +109,19 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
     to_general_mask = 0
     second = -1
     crown = -1
+    no_bribe_mask = 0
     bribers_allowed = mode == C.GOLD_MODE
     flip = False
     if louis:
-        case, crown, second, free_mask, to_general_mask = louis_rule(
-            counts, top, top_count, once_first, n_players,
-            rules[TIED_SECOND_UNDER_LOUIS] == TIED_SECOND_EACH_GETS_GIFT, rules[ONCE_FIRST_PARTNER_IS_SECOND] != 0.0)
+        case, crown, second, free_mask, to_general_mask, tied_seconds = louis_rule(
+            counts, top, top_count, once_first, n_players, rules[ONCE_FIRST_PARTNER_IS_SECOND] != 0.0)
+        if tied_seconds != 0 and mode == C.GOLD_MODE:
+            # Q3, gold side, two or more tied for second: by default they may bribe; the switch
+            # tied_second_under_louis serves them free (each_gets_gift) or bars them (no_bribe)
+            if rules[TIED_SECOND_UNDER_LOUIS] == TIED_SECOND_EACH_GETS_GIFT:
+                free_mask |= tied_seconds
+            elif rules[TIED_SECOND_UNDER_LOUIS] == TIED_SECOND_NO_BRIBE:
+                no_bribe_mask = tied_seconds
         row[R.C_LOUIS_CASE] = case
         flip = case != CASE_E or rules[LOUIS_EMPTY_TILE_FLIPS] != 0.0
     elif mode == C.THRESHOLD_MODE:
@@ -141,7 +149,8 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
     trace_event(state, E.EVALUATION, courtier, mode, 1 if louis else 0, top, free_mask, row[R.C_LOUIS_CASE], second)
     hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, bot_family, bot_params)
     if bribers_allowed:
-        offer_bribes(state, data, rules, courtier, counts, value, free_mask, second, bot_family, bot_params, row)
+        offer_bribes(state, data, rules, courtier, counts, value, free_mask | no_bribe_mask, second, bot_family,
+                     bot_params, row)
     if rules[MARKERS_ADDED_DURING_EVALUATION_STAY] == 0.0:
         # Q11 (switch off): markers gifts put here during this evaluation leave with the others
         copy_into(counts, state.markers[courtier])
@@ -222,25 +231,25 @@ def offer_once_first(state, data, courtier, counts, top_count, bot_family, bot_p
 
 
 @game_kernel
-def louis_rule(counts, top, top_count, once_first, n_players, tied_seconds_get_gift, once_first_partner_second):
+def louis_rule(counts, top, top_count, once_first, n_players, once_first_partner_second):
     """§4.3.4, cases A-E, with Q4 (DB-ONCEFIRST: the other tied players are the second group,
-    or with ``once_first_partner_second`` off get nothing), Q3 (tied second places get nothing,
-    or with ``tied_seconds_get_gift`` each the gift) and Q19 (the imaginary player counts for
-    majorities but receives nothing).
-    Returns (case, crown seat, second-place seat, free-gift mask, to-general mask)."""
+    or with ``once_first_partner_second`` off get nothing) and Q19 (the imaginary player counts
+    for majorities but receives nothing).
+    Returns (case, crown seat, second-place seat, free-gift mask, to-general mask, the real
+    players tied for second in case B (a mask, Q3))."""
     if top_count == 0:
-        return CASE_E, -1, -1, 0, 0
+        return CASE_E, -1, -1, 0, 0, 0
     if top < 0:
         # D: each tied (real) player gets the gift, no crown; their markers go to the general supply
         mask = 0
         for player in range(n_players):
             if counts[player] == top_count:
                 mask |= 1 << player
-        return CASE_D, -1, -1, mask, mask
+        return CASE_D, -1, -1, mask, mask, 0
     crown = top if top < C.MAX_PLAYERS else -1
     free_mask = (1 << top) if top < C.MAX_PLAYERS else 0
     if once_first >= 0 and not once_first_partner_second:
-        return CASE_B, crown, -1, free_mask, free_mask
+        return CASE_B, crown, -1, free_mask, free_mask, 0
     if once_first >= 0:
         second_count = top_count
     else:
@@ -258,16 +267,12 @@ def louis_rule(counts, top, top_count, once_first, n_players, tied_seconds_get_g
                 second = colour
                 seconds_mask |= (1 << colour) if colour < C.MAX_PLAYERS else 0
     if n_second == 0:
-        return CASE_C, crown, -1, free_mask, free_mask
+        return CASE_C, crown, -1, free_mask, free_mask, 0
     if n_second == 1:
         if second < C.MAX_PLAYERS:
-            return CASE_A, crown, second, free_mask, free_mask
-        return CASE_A, crown, -1, free_mask, free_mask
-    if tied_seconds_get_gift:
-        # Q3 (switch tied_second_under_louis: each_gets_gift): the tied seconds are served free
-        # (their markers go to their own supplies, as everyone's but the top holder's)
-        return CASE_B, crown, -1, free_mask | seconds_mask, free_mask
-    return CASE_B, crown, -1, free_mask, free_mask
+            return CASE_A, crown, second, free_mask, free_mask, 0
+        return CASE_A, crown, -1, free_mask, free_mask, 0
+    return CASE_B, crown, -1, free_mask, free_mask, seconds_mask
 
 
 @game_kernel

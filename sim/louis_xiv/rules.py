@@ -51,10 +51,11 @@ SWITCHES = (
                "tie with it gives no crown; false = it is left out of Louis XIV's ranking there, the real "
                "players are ranked among themselves for the crown and the second place"),
     RuleSwitch("tied_second_under_louis", "may_bribe",
-               "Q3: under Louis XIV, two or more players tied for second place: may_bribe = nobody gets the "
-               "second-place gift, on a gold side they may bribe; each_gets_gift = each tied second player "
-               "gets the gift free (as tied top holders do in case D)",
-               ("may_bribe", "each_gets_gift")),
+               "Q3: under Louis XIV on a gold side, two or more players tied for second place: may_bribe = "
+               "nobody gets the second-place gift, they may bribe like everyone else; each_gets_gift = each "
+               "gets the gift free (as tied top holders do in case D); no_bribe = they get nothing and may "
+               "not bribe (as on a first-place side, the seed's example)",
+               ("may_bribe", "each_gets_gift", "no_bribe")),
     RuleSwitch("once_first_partner_is_second", True,
                "Q4: DB-ONCEFIRST under Louis XIV with exactly one other player tied: true = he is second and "
                "gets the second-place gift; false = the players it beat get no second place (on a gold side "
@@ -106,7 +107,7 @@ N_SWITCHES = len(SWITCHES)
 
 # The readings of the choice switches, as the kernel sees them (index in ``choices``)
 IMAGINARY_TIES_BLOCK, IMAGINARY_TIES_LOSE = range(2)
-TIED_SECOND_MAY_BRIBE, TIED_SECOND_EACH_GETS_GIFT = range(2)
+TIED_SECOND_MAY_BRIBE, TIED_SECOND_EACH_GETS_GIFT, TIED_SECOND_NO_BRIBE = range(3)
 PLACE_FOUR_FOUR_COURTIERS, PLACE_FOUR_THREE_COURTIERS, PLACE_FOUR_TWO_COURTIERS = range(3)
 FINAL_TIE_SHARED, FINAL_TIE_LATER_SEAT, FINAL_TIE_MOST_GOLD_LEFT = range(3)
 CONDE_ANY_COURTIER, CONDE_NOT_HIS_OWN, CONDE_LATER_COURTIERS = range(3)

@@ -72,17 +72,32 @@ def test_imaginary_player_cannot_take_louis_crown_best_real_player_gets_it(fresh
 
 # ---------------------------------------------------------------- Q3, Q4: second place under Louis XIV
 
-def test_q3_tied_second_places_each_get_the_gift(fresh_state, setup, greedy, rich, rules_with):
-    """tied_second_under_louis: each_gets_gift. Louis on the helmet courtier (gold side): yellow
-    alone on top, red and green tied second each get a helmet free, nobody pays a bribe."""
+@pytest.mark.parametrize("reading, free, bribers", [
+    ("may_bribe", {YELLOW}, {RED, GREEN}), ("each_gets_gift", {YELLOW, RED, GREEN}, set()),
+    ("no_bribe", {YELLOW}, set())])
+def test_q3_tied_second_places_on_a_gold_side(fresh_state, setup, greedy, rich, rules_with, reading, free, bribers):
+    """tied_second_under_louis. Louis on the helmet courtier (gold side): yellow alone on top, red
+    and green tied second. may_bribe (the default): both buy a helmet for 3; each_gets_gift: both
+    get one free; no_bribe: neither gets one. Blue has no marker there and never bribes."""
     state = fresh_state(4, louis=DAUPHIN)
     rich(state, [10, 10, 10, 10])
     put(state, DAUPHIN, yellow=3, red=2, green=2)
-    row = evaluate(state, setup, DAUPHIN, greedy, rules_with(tied_second_under_louis="each_gets_gift"))
-    assert row["louis_case"] == CASE["B"] and row["crown_seat"] == YELLOW
-    assert seats_in(row["free_mask"]) == {YELLOW, RED, GREEN} and row["bribe_mask"] == 0
-    assert list(state.tokens[:4, C.HELMET]) == [1, 1, 1, 0] and list(state.gold[:4]) == [10, 10, 10, 10]
+    row = evaluate(state, setup, DAUPHIN, greedy, rules_with(tied_second_under_louis=reading))
+    assert row["louis_case"] == CASE["B"] and row["crown_seat"] == YELLOW and row["second_seat"] == -1
+    assert seats_in(row["free_mask"]) == free and seats_in(row["bribe_mask"]) == bribers
+    helmets = {seat for seat in range(4) if state.tokens[seat, C.HELMET] == 1}
+    assert helmets == free | bribers
     assert supplies(state, RED) == (11, 5) and supplies(state, YELLOW) == (8, 8)
+
+
+def test_q3_first_side_tied_seconds_get_nothing_whatever_the_reading(fresh_state, setup, greedy, rules_with):
+    """The seed's example (first-place side): yellow alone on top, red and green tied second get
+    nothing; Q3's switch is about gold sides only."""
+    state = fresh_state(4, louis=ANNE)
+    state.side[tile(ANNE)] = SIDE_B
+    put(state, ANNE, yellow=3, red=2, green=2)
+    row = evaluate(state, setup, ANNE, greedy, rules_with(tied_second_under_louis="each_gets_gift"))
+    assert seats_in(row["free_mask"]) == {YELLOW} and list(state.tokens[:4, C.SCEPTER]) == [1, 0, 0, 0]
 
 
 def test_q4_once_first_partner_gets_no_second_place(fresh_state, setup, greedy, rules_with):
