@@ -15,20 +15,8 @@ import cli
 from sim import registry
 from sim.core import variants
 from sim.core.engine import ConfigError
-
-LOUIS_XIV = "louis-xiv"
-HEADS_OF_STATE = "heads-of-state"
+from variant_files import HEADS_OF_STATE, LOUIS_XIV, write_variant
 SHIPPED_VARIANTS = sorted(variants.VARIANTS_DIR.glob("*/*.yaml"))
-
-
-def write_variant(folder: Path, stem: str, game: str = LOUIS_XIV, **fields) -> Path:
-    """A variant file ``folder/<stem>.yaml`` (named ``stem``, of ``game``, with a description,
-    then ``fields``; a field given as None is left out)."""
-    text = {"name": stem, "game": game, "description": f"the {stem} test variant"} | fields
-    path = folder / f"{stem}.yaml"
-    path.write_text(yaml.safe_dump({key: value for key, value in text.items() if value is not None},
-                                   allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return path
 
 
 def resolved_setup(path: Path, game: str = LOUIS_XIV):
