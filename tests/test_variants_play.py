@@ -327,3 +327,26 @@ def test_until_resolved_stops_at_the_budget_when_nothing_changes(tmp_path):
     record = yaml.safe_load((tmp_path / "comparison" / PLAN_FILE).read_text())
     assert record["method"]["batches"] == 2
     assert {entry["decision"] for entry in record["sequential"]} <= {"continue", "smaller than the margin"}
+
+
+def test_a_heads_of_state_comparison_pairs_its_games_and_sees_the_assassin_bag(tmp_path):
+    """Two variants on common random numbers: one without overrides (zero difference on every
+    metric, Heads of State's mechanics included) and the 4 + 1 bag (assassinations succeed about
+    4/5 of the time instead of 3/4: a real difference)."""
+    noop = write_variant(tmp_path, "noop", HEADS_OF_STATE)
+    bag = write_variant(tmp_path, "bag_4_1", HEADS_OF_STATE,
+                        set={"assassin_bag.own_cubes": 4, "assassin_bag.target_cubes": 1})
+    experiment = experiment_file(tmp_path, name="heads_pair", game=HEADS_OF_STATE, bots=["greedy"],
+                                 matchups="with_repeats", games_per_matchup=200, chunk_size=100)
+    plan = plan_comparison(experiment, [str(noop), str(bag)], tmp_path / "comparison", jobs=1)
+    run_comparison(plan, log=lambda message: None, progress=False)
+    comparison = pl.read_parquet(tmp_path / "comparison" / TABLE_FILE)
+    unchanged = comparison.filter(pl.col("variant") == "noop")
+    assert unchanged.height > 30 and unchanged.filter(pl.col("difference") != 0).is_empty()
+    assert "assassination_success" in unchanged["metric"].to_list()
+    success = comparison.filter((pl.col("variant") == "bag_4_1") & (pl.col("metric") == "assassination_success"))
+    row = success.row(0, named=True)
+    attempts = row["games"] * 10    # greedy pairs attempt ~11 assassinations a game
+    for value, odds in ((row["baseline_value"], 3 / 4), (row["variant_value"], 4 / 5)):
+        assert abs(value - odds) < 4 * math.sqrt(odds * (1 - odds) / attempts), (value, odds)
+    assert row["verdict"] == "real" and row["difference"] > 0, row
