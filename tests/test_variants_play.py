@@ -159,6 +159,30 @@ def test_end_game_majorities_leave_every_round_identical_and_change_final_scores
 
 # ----------------------------------------------------------------------------- the command line
 
+def test_replay_under_a_late_rule_variant_differs_only_at_the_end(louis_runs):
+    """The replay of game 0 under ``gold_per_coat_at_end: 1`` is the printed game's log line for
+    line until the final conversion, which turns more gold into coats."""
+    _, variant_files = louis_runs
+    logs = []
+    for options in ([], ["--variant", variant_files["gold_buys_coats"]]):
+        result = invoke("replay", LOUIS_XIV, "--seed", 11, "--game", 0, "--players", 2, "--bots", "greedy", *options)
+        assert result.exit_code == 0, result.output
+        logs.append(result.stdout.splitlines())
+    printed, late = logs
+    end = next(number for number, line in enumerate(printed) if line.startswith("End:"))
+    assert late[:end] == printed[:end] and len(late) == len(printed)
+    assert late[end:] != printed[end:]
+
+
+@pytest.mark.parametrize("command", ["simulate", "replay", "bench", "run"])
+def test_an_unknown_variant_is_one_line_for_every_command(tmp_path, command):
+    arguments = {"simulate": ["simulate", LOUIS_XIV, "--players", 2, "--games", 2, "--out", tmp_path / "run"],
+                 "replay": ["replay", LOUIS_XIV, "--seed", 0, "--game", 0, "--players", 2],
+                 "bench": ["bench", LOUIS_XIV, "--players", 2, "--games", 10],
+                 "run": ["run", experiment_file(tmp_path)]}[command]
+    assert_user_error(invoke(*arguments, "--variant", "no_such_variant"), "unknown variant 'no_such_variant'")
+
+
 def test_an_unknown_variant_is_one_line(tmp_path):
     result = invoke("simulate", LOUIS_XIV, "--players", 2, "--games", 2, "--variant", "no_such_variant",
                     "--out", tmp_path / "run")
