@@ -374,3 +374,29 @@ def test_a_heads_of_state_comparison_pairs_its_games_and_sees_the_assassin_bag(t
     for value, odds in ((row["baseline_value"], 3 / 4), (row["variant_value"], 4 / 5)):
         assert abs(value - odds) < 4 * math.sqrt(odds * (1 - odds) / attempts), (value, odds)
     assert row["verdict"] == "real" and row["difference"] > 0, row
+
+
+def test_an_experiments_variant_is_the_baseline_and_baseline_option_replaces_it(tmp_path):
+    """The arms of a comparison: the experiment's ``variant:`` (or ``--baseline``) is the baseline,
+    each compared variant is played instead of it (not on top of it; ``extends`` layers)."""
+    rich = write_variant(tmp_path, "rich_start", set={"start_gold": 9})
+    poor = write_variant(tmp_path, "poor_start", set={"start_gold": 2})
+    noop = write_variant(tmp_path, "noop")
+    experiment = experiment_file(tmp_path, variant=str(rich), games_per_matchup=10, chunk_size=10)
+    for baseline, expected in ((None, ("rich_start", 9)), (str(poor), ("poor_start", 2))):
+        out = tmp_path / f"comparison_{expected[0]}"
+        plan = plan_comparison(experiment, [str(noop)], out, baseline=baseline, jobs=1)
+        assert plan.baseline.name == expected[0]
+        run_comparison(plan, log=lambda message: None, progress=False)
+        baseline_setup = run_yaml(out / "runs" / expected[0] / "batch-000")["config"]["setup"]
+        assert (baseline_setup["variant"]["name"], baseline_setup["game_data"]["start_gold"]) == expected
+        noop_setup = run_yaml(out / "runs" / "noop" / "batch-000")["config"]["setup"]
+        assert (noop_setup["variant"]["name"], noop_setup["game_data"]["start_gold"]) == ("noop", 5)
+        assert yaml.safe_load((out / PLAN_FILE).read_text())["baseline"]["name"] == expected[0]
+
+
+def test_compare_refuses_the_baseline_among_the_variants(tmp_path):
+    rich = write_variant(tmp_path, "rich_start", set={"start_gold": 9})
+    result = invoke("compare", experiment_file(tmp_path), "--variants", rich, "--baseline", rich,
+                    "--out", tmp_path / "comparison")
+    assert_user_error(result, "--variants: rich_start is the baseline")
