@@ -65,6 +65,7 @@ def louis_runs(tmp_path_factory):
         "imaginary_crowd": write_variant(folder, "imaginary_crowd",
                                          set={"imaginary_player.markers": 12, "imaginary_player.per_card": 3}),
         "gold_buys_coats": write_variant(folder, "gold_buys_coats", set={"gold_per_coat_at_end": 1}),
+        "cheap_colbert": write_variant(folder, "cheap_colbert", set={"courtiers.Colbert.side_b.value": 1}),
     }
     runs = {"printed": simulate(LOUIS_XIV, folder / "printed")}
     for name, path in variant_files.items():
@@ -113,6 +114,20 @@ def test_gold_to_coats_at_the_end_leaves_every_round_identical_and_changes_final
     assert late_seats["coats_from_conversion"].mean() > printed_seats["coats_from_conversion"].mean()
     changed_games = late_seats.filter(late_seats["score"] != printed_seats["score"])["game_index"].n_unique()
     assert changed_games > GAMES // 4, changed_games
+
+
+def test_common_random_numbers_keep_each_game_identical_until_the_change_bites(louis_runs):
+    """Colbert's side B bribe (§5) matters only once his tile has flipped, at the earliest in the
+    first evaluation: round 1 of every game is the printed game's, later rounds diverge."""
+    runs, _ = louis_runs
+    printed, cheap = (by_game(table(runs[name], "courtiers"), "round", "courtier") for name in ("printed", "cheap_colbert"))
+    first_round = pl.col("round") == 1
+    assert cheap.filter(first_round).equals(printed.filter(first_round))
+    later = printed.filter(~first_round).join(cheap.filter(~first_round), on=["game_index", "round", "courtier"],
+                                             suffix="_variant")
+    differs = pl.any_horizontal([pl.col(column).ne_missing(pl.col(f"{column}_variant"))
+                                 for column in printed.columns if column not in ("game_index", "round", "courtier")])
+    assert later.filter(differs)["game_index"].n_unique() > GAMES // 4
 
 
 # ----------------------------------------------------------------------------- Heads of State runs
