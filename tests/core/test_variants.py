@@ -83,6 +83,26 @@ def test_an_inconsistency_among_several_overrides_names_the_override_that_caused
     assert refusal(path).startswith(f"{path}: key 'set.adjacency.5': ")
 
 
+IMAGINARY_PLAYER = {"markers": 8, "on_louis": 2, "cards_revealed": 3, "per_card": 2}
+
+
+def test_a_bad_value_set_into_a_replaced_item_names_the_path_that_set_it(tmp_path):
+    """Overrides apply in the file's order: the path into imaginary_player comes after the whole
+    item, so its -1 is in the data and its path is blamed, not the whole item's."""
+    path = write_variant(tmp_path, "whole_then_part",
+                         set={"imaginary_player": IMAGINARY_PLAYER, "imaginary_player.markers": -1})
+    assert refusal(path).startswith(f"{path}: key 'set.imaginary_player.markers': ")
+
+
+def test_a_whole_item_set_after_a_path_into_it_replaces_that_value(tmp_path):
+    path = write_variant(tmp_path, "part_then_whole",
+                         set={"imaginary_player.markers": 12, "imaginary_player": IMAGINARY_PLAYER | {"per_card": -1}})
+    assert refusal(path).startswith(f"{path}: key 'set.imaginary_player': ")
+    path = write_variant(tmp_path, "part_then_whole", set={"imaginary_player.markers": 12,
+                                                           "imaginary_player": IMAGINARY_PLAYER})
+    assert game_data(path)["imaginary_player"] == IMAGINARY_PLAYER
+
+
 def test_an_extends_cycle_is_refused_in_one_line(tmp_path):
     write_variant(tmp_path, "first", extends="second", set={"start_gold": 6})
     write_variant(tmp_path, "second", extends="first", set={"start_gold": 7})
