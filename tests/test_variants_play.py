@@ -415,3 +415,15 @@ def test_compare_refuses_the_baseline_among_the_variants(tmp_path):
     result = invoke("compare", experiment_file(tmp_path), "--variants", rich, "--baseline", rich,
                     "--out", tmp_path / "comparison")
     assert_user_error(result, "--variants: rich_start is the baseline")
+
+
+def test_until_resolved_finds_a_variant_without_overrides_smaller_than_the_margin(tmp_path):
+    """Identical games differ by exactly zero: once the sequential test may decide (1,000
+    paired games), the difference is smaller than any margin."""
+    variant = write_variant(tmp_path, "noop")
+    plan = plan_comparison(seat_experiment(tmp_path, 500), [str(variant)], tmp_path / "comparison", jobs=1,
+                           until_resolved=True, margin=0.05, max_games=4000)
+    run_comparison(plan, log=lambda message: None, progress=False)
+    record = yaml.safe_load((tmp_path / "comparison" / PLAN_FILE).read_text())
+    assert [entry["decision"] for entry in record["sequential"]] == ["smaller than the margin"] * 2
+    assert record["method"]["batches"] == 2 and {entry["games"] for entry in record["sequential"]} == {1000}
