@@ -261,8 +261,14 @@ def test_an_experiment_plays_its_variant_and_run_variant_replaces_it(tmp_path):
     other = write_variant(tmp_path, "poor_start", set={"start_gold": 2})
     experiment = experiment_file(tmp_path, variant=str(own), games_per_matchup=4, chunk_size=2)
     assert invoke("run", experiment).exit_code == 0
-    setup = run_yaml(tmp_path / "experiment_run")["config"]["setup"]
+    manifest = run_yaml(tmp_path / "experiment_run")
+    setup = manifest["config"]["setup"]
     assert setup["variant"]["name"] == "rich_start" and setup["game_data"]["start_gold"] == 8
+    assert manifest["provenance"]["variant_file"] == str(own)
+    other_rules = invoke("run", experiment, "--variant", other)   # the same directory, other rules
+    assert_user_error(other_rules, "already holds a different run")
+    assert "setup.game_data.start_gold': 8 in the run, 2 now" in other_rules.stderr
+    assert run_yaml(tmp_path / "experiment_run")["config"]["setup"]["variant"]["name"] == "rich_start"
     result = invoke("run", experiment, "--variant", other, "--out", tmp_path / "replaced")
     assert result.exit_code == 0, result.output
     setup = run_yaml(tmp_path / "replaced")["config"]["setup"]
