@@ -433,3 +433,31 @@ def test_until_resolved_finds_a_variant_without_overrides_smaller_than_the_margi
     record = yaml.safe_load((tmp_path / "comparison" / PLAN_FILE).read_text())
     assert [entry["decision"] for entry in record["sequential"]] == ["smaller than the margin"] * 2
     assert record["method"]["batches"] == 2 and {entry["games"] for entry in record["sequential"]} == {1000}
+
+
+def test_until_resolved_stops_playing_a_decided_variant_and_resumes_to_the_same_decisions(tmp_path):
+    """The starved seat is decided after 1,000 games and plays no further batch while a small
+    change (6 start gold instead of 5) plays on; a comparison interrupted before its last batch
+    resumes to the very same decisions and table."""
+    starved = write_variant(tmp_path, "seat_2_starved", set={"general_supply_at_start.2": [1, 14]})
+    small = write_variant(tmp_path, "small_change", set={"start_gold": 6})
+
+    def compare():
+        plan = plan_comparison(seat_experiment(tmp_path, 500), [str(starved), str(small)], tmp_path / "comparison",
+                               jobs=1, until_resolved=True, margin=0.05, max_games=2000)
+        run_comparison(plan, log=lambda message: None, progress=False)
+        return (yaml.safe_load((tmp_path / "comparison" / PLAN_FILE).read_text()),
+                pl.read_parquet(tmp_path / "comparison" / TABLE_FILE))
+
+    record, comparison = compare()
+    runs = record["runs"]
+    assert len(runs["seat_2_starved"]) == 2 and len(runs["baseline"]) == len(runs["small_change"]) > 2
+    starved_rows = comparison.filter((pl.col("variant") == "seat_2_starved") & (pl.col("group") == "seats"))
+    assert (starved_rows["games"] == 1000).all()
+    last_batch = tmp_path / "comparison" / "runs" / "small_change" / f"batch-{len(runs['small_change']) - 1:03d}"
+    for path in last_batch.iterdir():
+        path.unlink()
+    last_batch.rmdir()
+    resumed_record, resumed = compare()
+    assert resumed_record["sequential"] == record["sequential"] and resumed_record["runs"] == runs
+    assert resumed.equals(comparison)
