@@ -70,14 +70,29 @@ class Change(BaseModel):
 class Variant(BaseModel):
     model_config = ConfigDict(extra="ignore")
     name: str
-    description: str = ""
+    label: str | None = None          # the change in a few words, for headlines (the name if none)
+    description: str = ""             # the one-line rationale
+    file: str | None = None
+    extends: list[str] = Field(default_factory=list)
     overrides: list[Change] = Field(default_factory=list)
     rules: list[Change] = Field(default_factory=list)
+
+    @property
+    def subject(self) -> str:
+        """Who does it in a headline: the label ("Keeping the 12-point token"). courtsim compare
+        writes the name as the label of a variant file without one: then the name, since the
+        description is a rationale, not a subject. Without a label key at all, the description if
+        it is a short phrase, else the name."""
+        text = (self.label if self.label is not None else self.description).strip().rstrip(".").strip()
+        if text and text != self.name and len(text) <= SUBJECT_LENGTH:
+            return text[0].upper() + text[1:]
+        return f"The variant {self.name}"
 
 
 class Baseline(BaseModel):
     model_config = ConfigDict(extra="ignore")
     name: str = "printed rules"
+    label: str | None = None
     description: str = ""
 
 
@@ -92,6 +107,7 @@ class Method(BaseModel):
     games_per_batch: int | None = None
     batches: int | None = None
     max_games: int | None = None
+    seed: int | None = None
 
 
 class Decision(BaseModel):
@@ -107,6 +123,7 @@ class ComparisonSettings(BaseModel):
     """comparison.yaml as ``courtsim compare`` writes it (keys it may add later are ignored)."""
     model_config = ConfigDict(extra="ignore")
     courtsim_comparison: int
+    status: str = "complete"          # "incomplete" while courtsim compare is still playing (or was stopped)
     game: str
     experiment: str = ""
     players: list[int] = Field(default_factory=list)
@@ -180,7 +197,9 @@ def with_unit(text: str, unit: str) -> str:
 def number(value: float, digits: int, sign: bool = False) -> str:
     if value is None or not np.isfinite(value):
         return "n/a"
-    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    # a value that rounds to zero is shown as 0.0, not -0.0 or +0.0
+    return text.lstrip("+-") if float(text) == 0 else text
 
 
 class Shown:
@@ -197,8 +216,14 @@ class Shown:
         self.margin = number(row.margin * factor, self.digits)
 
     def value(self, value: float) -> str:
+        """54.1% for a rate, 48.2 points for a score."""
+        text = self.bare(value)
+        return text if self.unit == RATE else with_unit(text, self.unit)
+
+    def bare(self, value: float) -> str:
+        """54.1% for a rate, 48.2 for a score (the table says the unit once, in its own column)."""
         text = number(value * scale(self.unit), self.digits)
-        return text + "%" if self.unit == RATE and text != "n/a" else with_unit(text, self.unit)
+        return text + "%" if self.unit == RATE and text != "n/a" else text
 
     def difference_with_interval(self) -> str:
         """``-2.8 points [-3.4, -2.2]`` (the unit after the difference, the interval in the same unit)."""
@@ -217,37 +242,44 @@ def gain_text(gain: float) -> str:
 
 # --- the sentences --------------------------------------------------------------------------------
 
-def subject(variant: str, descriptions: dict[str, str]) -> str:
-    """Who does it in a headline: the variant's one-line description (a phrase such as "Keeping the
-    12-point token"), or its name when it has none or the description is a long sentence."""
-    text = descriptions.get(variant, "").strip().rstrip(".").strip()
-    if not text or len(text) > SUBJECT_LENGTH:
-        return f"The variant {variant}"
-    return text[0].upper() + text[1:]
-
-
-def headline(row, descriptions: dict[str, str]) -> str:
+def headline(row, subjects: dict[str, str]) -> str:
     """"Keeping the 12-point token in 2-player games moves seat 1's win rate from 54.1% to 51.3%:
     -2.8 points [-3.4, -2.2], real"."""
     shown = Shown(row)
-    return (f"{subject(row.variant, descriptions)} in {row.n_players}-player games moves {row.metric_label} "
+    return (f"{subject(row.variant, subjects)} in {row.n_players}-player games moves {row.metric_label} "
             f"from {shown.baseline} to {shown.variant}: {shown.difference_with_interval()}, {row.verdict}")
 
 
-def size_in_margins(table: pd.DataFrame) -> pd.Series:
-    """|difference| in margins, so that a rate and a score difference can be ranked together
-    (|difference| itself where a row has no margin)."""
+def group_order(groups) -> list[str]:
+    """The groups a designer asks about first (seats, bots, scores, outcome, mechanics), then others."""
+    present = set(groups)
+    return [group for group in GROUPS if group in present] + sorted(present - set(GROUPS))
+
+
+def headline_order(table: pd.DataFrame) -> pd.DataFrame:
+    """Rows by what a designer asks first: by group (seats before mechanics), rates before other
+    units within a group, then the largest |difference| in margins first (for rates, whose margin
+    is the same points everywhere, the largest |difference|). |difference| alone cannot rank a
+    rate against a score, and against its margin alone a count near zero (a margin relative to a
+    tiny baseline) would top the list."""
     margin = table["margin"].where(table["margin"] > 0)
-    return (table["difference"].abs() / margin).fillna(table["difference"].abs())
+    keys = pd.DataFrame({"group": table["group"].map({group: rank for rank, group in enumerate(group_order(table["group"]))}),
+                         "not_rate": table["unit"] != RATE,
+                         "size": -(table["difference"].abs() / margin).fillna(table["difference"].abs())},
+                        index=table.index)
+    return table.loc[keys.sort_values(["group", "not_rate", "size"], kind="stable").index]
 
 
 def headlines(table: pd.DataFrame, settings: ComparisonSettings) -> list[str]:
-    """One sentence per real difference, the largest first (at most MAX_HEADLINES), then one per
+    """One sentence per real difference in :func:`headline_order` (at most MAX_HEADLINES), then one per
     variant that moved nothing; if nothing at all is real, that is said plainly."""
-    descriptions = {variant.name: variant.description for variant in settings.variants}
+    subjects = {variant.name: variant.subject for variant in settings.variants}
     real = table[table["verdict"] == REAL]
-    real = real.iloc[np.argsort(-size_in_margins(real).to_numpy(), kind="stable")]
-    lines = [headline(row, descriptions) + "." for row in real.head(MAX_HEADLINES).itertuples()]
+    real = headline_order(real)
+    lines = [] if settings.status == "complete" else [
+        f"This comparison is {settings.status} (comparison.yaml): courtsim compare has not finished its batches, "
+        "so the numbers below are not its final ones; run the same command again to finish it."]
+    lines += [headline(row, subjects) + "." for row in real.head(MAX_HEADLINES).itertuples()]
     if len(real) > MAX_HEADLINES:
         lines.append(f"… and {len(real) - MAX_HEADLINES} more real differences, smaller ones: see the full table.")
     counts = table["verdict"].value_counts()
@@ -258,10 +290,15 @@ def headlines(table: pd.DataFrame, settings: ComparisonSettings) -> list[str]:
         return lines
     for variant in variant_order(table, settings):
         part = table[table["variant"] == variant]
-        if not (part["verdict"] == REAL).any():
-            lines.append(f"{subject(variant, descriptions)} makes no real difference to any of the "
+        if not part.empty and not (part["verdict"] == REAL).any():
+            lines.append(f"{subject(variant, subjects)} makes no real difference to any of the "
                          f"{part['metric'].nunique()} metrics at {players_text(part['n_players'])} players.")
     return lines
+
+
+def subject(variant: str, subjects: dict[str, str]) -> str:
+    """A variant's headline subject (:attr:`Variant.subject`; its name if only the table names it)."""
+    return subjects.get(variant, f"The variant {variant}")
 
 
 def players_text(counts) -> str:
@@ -279,12 +316,12 @@ def variant_order(table: pd.DataFrame, settings: ComparisonSettings) -> list[str
 
 def forest_panels(table: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
     """(group, unit, rows in display units) for each group and unit: one x axis per panel."""
-    groups = [g for g in GROUPS if g in set(table["group"])] + sorted(set(table["group"]) - set(GROUPS))
     panels = []
-    for group in groups:
+    for group in group_order(table["group"]):
         part = table[table["group"] == group]
         for unit in dict.fromkeys(part["unit"]):
-            rows = part[part["unit"] == unit].sort_values(["metric", "n_players"], kind="stable").copy()
+            # metrics in the order the table first names them, each one's player counts together
+            rows = part[part["unit"] == unit].copy()
             rows["metric"] = pd.Categorical(rows["metric"], list(dict.fromkeys(part["metric"])))
             rows = rows.sort_values(["metric", "n_players"], kind="stable")
             rows["row"] = rows["metric_label"] + " (" + rows["n_players"].astype(str) + "p)"
@@ -313,8 +350,9 @@ def forest_figure(table: pd.DataFrame, variants: list[str]):
     verdicts = [matplotlib.lines.Line2D([], [], color=colour, marker="o", linestyle="", label=verdict)
                 for verdict, colour in VERDICT_COLOURS.items()]
     verdicts.append(matplotlib.lines.Line2D([], [], color="0.45", linestyle="--", label="± margin"))
-    shapes = [matplotlib.lines.Line2D([], [], color="black", marker=plots.FOREST_MARKERS[i % len(plots.FOREST_MARKERS)],
-                                      markerfacecolor="white", linestyle="", label=name) for i, name in enumerate(variants)]
+    markers = plots.FOREST_MARKERS
+    shapes = [matplotlib.lines.Line2D([], [], color="black", marker=markers[i % len(markers)], markerfacecolor="white",
+                                      linestyle="", label=name) for i, name in enumerate(variants)]
     figure.legend(handles=verdicts, loc="outside upper left", ncols=2, fontsize=8, title="verdict", title_fontsize=8)
     figure.legend(handles=shapes, loc="outside upper right", ncols=1, fontsize=8, title="variant", title_fontsize=8)
     return figure
@@ -332,11 +370,11 @@ def table_rows(part: pd.DataFrame) -> list[dict]:
     for row in part.itertuples():
         shown = Shown(row)
         rows.append({"metric": row.metric_label, "name": row.metric, "players": row.n_players,
-                     "baseline": shown.baseline, "variant": shown.variant,
+                     "baseline": shown.bare(row.baseline_value), "variant": shown.bare(row.variant_value),
                      "difference": f"{shown.difference} {shown.interval}", "unit": unit_word(row.unit) or "—",
                      "p": p_text(row.p_value), "p_adjusted": p_text(row.p_adjusted), "verdict": row.verdict,
                      "crn_gain": gain_text(row.crn_gain), "games": f"{int(row.games):,}",
-                     "margin": with_unit(shown.margin, row.unit)})
+                     "margin": shown.margin})
     return rows
 
 
@@ -376,7 +414,8 @@ def variant_views(settings: ComparisonSettings, table: pd.DataFrame) -> list[dic
     for variant in settings.variants:
         part = table[table["variant"] == variant.name]
         views.append({
-            "name": variant.name, "description": variant.description,
+            "name": variant.name, "label": variant.label if variant.label != variant.name else None,
+            "description": variant.description, "file": variant.file, "extends": variant.extends,
             "overrides": [{"path": change.path or change.name or "?", "printed": shown_setting(change.printed),
                            "value": shown_setting(change.value)} for change in variant.overrides],
             "rules": [{"name": change.name or change.path or "?", "printed": shown_setting(change.printed),
@@ -396,19 +435,24 @@ def method_paragraphs(settings: ComparisonSettings, table: pd.DataFrame) -> list
                      "(e.g. a metric the rule change cannot touch)." if missing else ".")
     adjustment_name, family, promise = ADJUSTMENTS.get(
         method.adjustment, (f"the {method.adjustment} correction", method.adjustment, "see statsmodels' multipletests"))
-    margin = (f" (here {method.margin * 100:g} points of win rate for rates; each row's margin, in its own unit, "
-              "is in the full table)" if method.margin is not None else " (each row's margin is in the full table)")
+    margin = " (each row's margin, in its own unit, is in the full table)"
+    if method.margin is not None:
+        points = method.margin * 100
+        margin = (f" (here {points:g} percentage point{'' if points == 1 else 's'} for rates; each row's margin, "
+                  "in its own unit, is in the full table)")
     confidence = f"{method.confidence:.0%}"
     return [
         "Common random numbers. Every variant was played on the same games as the baseline: the same experiment "
         "seed and the same game indices, so every source of chance the rule change does not touch (shuffles, "
         "dice, bots' random choices) draws the same numbers. Game i under a variant starts like game i under the "
-        f"{settings.baseline.name} and differs only where the change bites, so each difference is the mean of "
-        "paired per-game differences, compared within one player count only.",
+        f"baseline ({settings.baseline.label or settings.baseline.name}) and differs only where the change "
+        "bites, so each difference is the mean of paired per-game differences, compared within one player count "
+        "only.",
         "CRN gain = (variance under the baseline + variance under the variant) / variance of the paired "
         "differences: how many times fewer games the paired comparison needs than two independent runs for the "
         "same precision. A gain of 4 means these games are worth four times as many unpaired ones; a gain near 1 "
-        "means the change reshuffles the games so much that pairing does not help." + gain_summary,
+        "means the change reshuffles the games so much that pairing does not help, and below 1 the two arms moved in "
+        "opposite directions game by game (pairing cost precision)." + gain_summary,
         f"Interval: the {confidence} confidence interval of the mean paired difference, from the paired games "
         "(the games column). Rates are shown in percent and their differences in percentage points; other metrics "
         "in their own unit.",
@@ -425,34 +469,43 @@ def method_paragraphs(settings: ComparisonSettings, table: pd.DataFrame) -> list
 
 def sequential_paragraphs(settings: ComparisonSettings) -> list[str]:
     method = settings.method
-    batches = (f"{method.games_per_batch:,} games per batch" if method.games_per_batch else "batches of games")
+    size = f" of {method.games_per_batch:,} games" if method.games_per_batch else ""
+    per_rule_set = " per rule set (every match-up and seating of the experiment)"
     if not method.until_resolved:
-        played = (f" × {method.batches} batch(es)" if method.batches else "")
-        return [f"Fixed number of games: {batches}{played} per player count and variant, decided once at the end."]
-    cap = f", at most {method.max_games:,} games" if method.max_games else ""
+        count = f"{method.batches} batch{'' if method.batches == 1 else 'es'}" if method.batches else "batches"
+        return [f"Fixed number of games: {count}{size}{per_rule_set}, decided once at the end; the paired games of "
+                "each comparison (one player count) are in the games column."]
+    cap = f", at most {method.max_games:,} games per rule set" if method.max_games else ""
     metrics = f" ({', '.join(method.metrics)})" if method.metrics else ""
-    return [f"Played until resolved ({batches}{cap}): after every batch the chosen metrics{metrics} were tested "
-            "again with a generalised sequential probability ratio test (GSPRT, as chess-engine testing uses), "
-            "two one-sided tests of no difference against a difference of + the margin and of − the margin, "
-            "alpha = beta = 0.05 (at most 5% of no-effect changes are called real, at most 5% of changes as large "
-            "as the margin are called smaller than the margin). Unlike repeating a fixed test after each batch "
+    decided = len(settings.sequential or [])
+    return [f"Played until resolved, in batches{size}{per_rule_set}{cap}: after every batch each requested difference"
+            f"{metrics} was tested again, on all its paired games so far, with a generalised sequential probability "
+            "ratio test (GSPRT, as chess-engine testing uses): two one-sided tests of no difference against a "
+            "difference of + the margin and of − the margin, alpha = beta = 0.05. Alpha is shared out over the "
+            f"{decided or 'requested'} requested differences (Bonferroni), so the chance that any of them is called "
+            "real although the change does nothing to it is at most 5%; each difference as large as the margin is "
+            "called smaller than the margin at most 5% of the time. Unlike repeating a fixed test after each batch "
             "(which would call far more than 5% of no-effect changes real), this may stop at any batch. "
-            "The games each decision took are in the table below."]
+            "The games each decision took are in the table below; a variant whose requested differences are all "
+            "decided plays no further batch."]
 
 
 def sequential_rows(settings: ComparisonSettings, table: pd.DataFrame) -> list[dict]:
     labels = dict(zip(table["metric"], table["metric_label"]))
     return [{"metric": labels.get(entry.metric, entry.metric), "players": entry.n_players,
-             "variant": entry.variant, "decision": entry.decision, "games": f"{entry.games:,}"}
+             "variant": entry.variant, "games": f"{entry.games:,}",
+             "decision": "undecided when play stopped" if entry.decision == "continue" else entry.decision}
             for entry in (settings.sequential or [])]
 
 
 def meta_line(settings: ComparisonSettings, table: pd.DataFrame, directory: Path) -> str:
     games = table["games"]
     games_text = f"{games.min():,}" if games.min() == games.max() else f"{games.min():,} to {games.max():,}"
-    players = players_text(settings.players or table["n_players"])
-    baseline = settings.baseline.name + (f" ({settings.baseline.description})" if settings.baseline.description else "")
-    created = f" · created {settings.created}" if settings.created else ""
+    players = ", ".join(str(n) for n in sorted(set(settings.players or table["n_players"])))
+    baseline = (settings.baseline.label or settings.baseline.name) + (
+        f" ({settings.baseline.description})" if settings.baseline.description else "")
+    created = (f" · seed {settings.method.seed}" if settings.method.seed is not None else "") + (
+        f" · created {settings.created}" if settings.created else "")
     return (f"Comparison {directory}" + (f" (experiment {settings.experiment})" if settings.experiment else "")
             + f" · game {settings.game} · players {players} · baseline: {baseline} · "
             f"{table['variant'].nunique()} variant(s) · {games_text} paired games per comparison{created}")

@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from scipy.stats import norm
 from statsmodels.stats.multitest import multipletests
 
@@ -39,8 +41,10 @@ VARIANTS = [
                     "imaginary player contests more courtiers each round",
      "overrides": [{"path": "imaginary_player.markers", "printed": 8, "value": 10}],
      "rules": [{"name": "imaginary_player_blocks_ties", "printed": False, "value": True}]},
-    {"name": "keep_12_point_token",
-     "description": "Keeping the 12-point token",
+    {"name": "keep_12_point_token", "label": "Keeping the 12-point token",
+     "description": "Keep the 12-point token with two players, so that the last round still has a prize "
+                    "worth contesting",
+     "file": "configs/variants/louis_xiv/keep_12_point_token.yaml", "extends": ["two_player_base"],
      "overrides": [{"path": "scoring.point_tokens", "printed": [6, 9, 12], "value": [6, 9, 12, 12]}],
      "rules": []},
 ]
@@ -84,23 +88,26 @@ def comparison_rows(seed: int = 7, real: bool = True) -> pd.DataFrame:
     return table
 
 
-def write_comparison(directory: Path, table: pd.DataFrame | None = None, **method) -> Path:
+def write_comparison(directory: Path, table: pd.DataFrame | None = None, status: str = "complete", **method) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     table = comparison_rows() if table is None else table
     table.to_parquet(directory / "comparison.parquet", index=False)
     settings = {
-        "courtsim_comparison": 1, "game": "louis-xiv", "experiment": "louis_xiv_2p_tweaks", "players": [2, 3],
-        "baseline": {"name": "printed rules", "description": "the rules as printed (configs/games/louis_xiv.yaml)"},
+        "courtsim_comparison": 1, "status": status, "game": "louis-xiv", "experiment": "louis_xiv_2p_tweaks", "players": [2, 3],
+        "baseline": {"name": "printed", "label": "the printed rules",
+                     "description": "the rules as printed (configs/games/louis_xiv.yaml)", "overrides": [], "rules": []},
         "variants": VARIANTS,
         "method": {"confidence": 0.95, "adjustment": "holm", "alpha": 0.05, "margin": 0.01, "until_resolved": False,
-                   "metrics": [], "games_per_batch": 4000, "batches": 1, "max_games": None, **method},
+                   "metrics": [], "games_per_batch": 4000, "batches": 1, "max_games": None, "seed": 1202, **method},
         "created": "2026-12-02T01:00:00Z"}
     if settings["method"]["until_resolved"]:
         settings["sequential"] = [
             {"metric": "seat_1_win_rate", "n_players": 2, "variant": "keep_12_point_token", "decision": "real",
              "games": 12000},
             {"metric": "seat_1_win_rate", "n_players": 2, "variant": "imaginary_player_10_markers",
-             "decision": "smaller than the margin", "games": 28000}]
+             "decision": "smaller than the margin", "games": 28000, "llr_up": -3.1, "llr_down": -3.0},
+            {"metric": "seat_1_win_rate", "n_players": 3, "variant": "imaginary_player_10_markers",
+             "decision": "continue", "games": 40000, "llr_up": -1.0, "llr_down": 0.5}]
     (directory / "comparison.yaml").write_text(yaml.safe_dump(settings, sort_keys=False))
     return directory
 
@@ -141,21 +148,34 @@ def test_a_real_difference_is_a_headline_in_the_designers_words(report):
     assert HEADLINE in headlines(report[1])
 
 
-def test_headlines_put_the_largest_real_difference_first_and_stop_at_twelve(report):
+def test_headlines_put_seats_first_the_largest_difference_first_and_stop_at_twelve(report):
     lines = headlines(report[1])
     table = comparison_rows()
     real = table[table.verdict == "real"]
     assert len(real) > 12
     assert len(lines) == 13 and lines[-1].startswith(f"… and {len(real) - 12} more real differences")
     assert lines[0] == HEADLINE
-    second = real.loc[(real.difference.abs() / real.margin).sort_values(ascending=False).index[1]]
-    assert f"in {second.n_players}-player games moves {second.metric_label} from " in lines[1]
+    seats = real[real.group == "seats"].sort_values("difference", key=abs, ascending=False)
+    for line, row in zip(lines[1:len(seats)], seats.iloc[1:].itertuples()):
+        assert f"in {row.n_players}-player games moves {row.metric_label} from " in line
+    assert not any("the winning score" in line or "per player" in line for line in lines[:len(seats)])
 
 
 def test_a_long_rationale_is_not_the_subject_the_variant_name_is(report):
     lines = headlines(report[1])
     assert any(line.startswith("The variant imaginary_player_10_markers in ") for line in lines)
-    assert not any(line.startswith("Ten markers") for line in lines)
+    assert not any(line.startswith(("Ten markers", "Keep the 12-point token with")) for line in lines)
+
+
+@pytest.mark.parametrize("label, description, expected", [
+    ("Starting with 7 gold", "Seven gold, so that early bribes are affordable", "Starting with 7 gold"),
+    ("start_gold_7", "Seven gold, so that early bribes are affordable", "The variant start_gold_7"),
+    (None, "starting with 7 gold.", "Starting with 7 gold"),
+    (None, "Seven starting gold instead of five, so that early bribes are affordable to every bot at the table",
+     "The variant start_gold_7")])
+def test_a_headlines_subject_is_the_label_else_a_short_description_else_the_name(label, description, expected):
+    from reports.comparison_report import Variant
+    assert Variant(name="start_gold_7", label=label, description=description).subject == expected
 
 
 def test_a_score_difference_is_a_plain_number_with_its_unit():
@@ -170,6 +190,8 @@ def test_a_score_difference_is_a_plain_number_with_its_unit():
 
 def test_every_variants_overrides_rule_switches_and_rationale_appear(report):
     text = text_of(report[1])
+    assert "keep_12_point_token: Keeping the 12-point token" in text
+    assert "configs/variants/louis_xiv/keep_12_point_token.yaml · extends two_player_base" in text
     for variant in VARIANTS:
         assert html.unescape(variant["description"]) in text
         for change in variant["overrides"]:
@@ -214,6 +236,14 @@ def test_until_resolved_explains_the_gsprt_and_the_games_each_decision_took(tmp_
     assert "GSPRT" in method and "alpha = beta = 0.05" in method and "at most 40,000 games" in method
     assert "seat 1's win rate 2 keep_12_point_token real 12,000" in method
     assert "seat 1's win rate 2 imaginary_player_10_markers smaller than the margin 28,000" in method
+    assert "seat 1's win rate 3 imaginary_player_10_markers undecided when play stopped 40,000" in method
+
+
+def test_an_unfinished_comparison_says_so_first(tmp_path):
+    page = write_comparison_report(write_comparison(tmp_path / "compare", status="incomplete")).read_text()
+    assert headlines(page)[0].startswith("This comparison is incomplete (comparison.yaml): courtsim compare has not "
+                                         "finished its batches")
+    assert HEADLINE in headlines(page)
 
 
 def test_when_nothing_is_real_the_report_says_so_plainly(tmp_path):
@@ -268,3 +298,44 @@ def test_the_comparison_report_renders_in_chromium(report, tmp_path):
     assert len(seen["image_widths"]) == 1 and seen["image_widths"][0] > 0
     assert HEADLINE in seen["headlines"]
     assert (tmp_path / "comparison.png").stat().st_size > 10_000
+
+
+def test_one_variant_one_player_count_an_unknown_group_and_a_nan_metric_still_render(tmp_path):
+    table = comparison_rows()
+    table = table[(table.variant == "keep_12_point_token") & (table.n_players == 3)].copy()
+    table.loc[table.metric == "cards_played", "group"] = "intrigue"
+    table.loc[table.metric == "missions_completed", ["variant_value", "difference", "low", "high", "p_value",
+                                                     "p_adjusted", "crn_gain", "margin"]] = np.nan
+    table.loc[table.metric == "missions_completed", "verdict"] = "not resolved"
+    page = write_comparison_report(write_comparison(tmp_path / "compare", table), tmp_path / "elsewhere" / "c.html")
+    assert page == tmp_path / "elsewhere" / "c.html" and (tmp_path / "elsewhere" / "c_files" / "comparison_forest.png").exists()
+    assert "missions completed per player (n/a [n/a, n/a])" in listed(page.read_text(), "not-resolved")
+    assert "The variant imaginary_player_10_markers" not in page.read_text()
+
+
+@given(baseline=st.floats(0.05, 0.95), difference=st.floats(-0.2, 0.2), half_width=st.floats(1e-4, 0.1))
+def test_a_headlines_numbers_are_the_rows_rounded_and_keep_their_order(baseline, difference, half_width):
+    from reports.comparison_report import headline
+    assume(0 <= baseline + difference <= 1)
+    row = pd.Series({"variant": "v", "n_players": 2, "metric_label": "seat 1's win rate", "unit": "rate",
+                     "baseline_value": baseline, "variant_value": baseline + difference, "difference": difference,
+                     "low": difference - half_width, "high": difference + half_width, "verdict": "real",
+                     "margin": 0.01})
+    sentence = headline(row, {"v": "Changing v"})
+    match = re.fullmatch(r"Changing v in 2-player games moves seat 1's win rate from (\S+)% to (\S+)%: "
+                         r"(\S+) points \[(\S+), (\S+)\], real", sentence)
+    assert match, sentence
+    shown_baseline, shown_variant, shown_difference, low, high = (float(value) for value in match.groups())
+    digits = len(match.group(3).partition(".")[2])
+    assert abs(shown_difference - 100 * difference) <= 0.5 * 10 ** -digits + 1e-9
+    assert abs(shown_baseline - 100 * baseline) <= 0.5 * 10 ** -digits + 1e-9
+    assert low <= shown_difference <= high and 0 <= shown_variant <= 100
+
+
+def test_the_module_command_writes_the_report_or_prints_one_error_line(tmp_path, capsys):
+    from reports.comparison_report import main
+    assert main([str(tmp_path / "nowhere")]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'nowhere' / 'comparison.yaml'}: comparison file not found\n"
+    directory = write_comparison(tmp_path / "compare")
+    assert main([str(directory), "--out", str(tmp_path / "c.html")]) == 0
+    assert capsys.readouterr().out == f"{tmp_path / 'c.html'}\n" and (tmp_path / "c_files" / "comparison_table.csv").exists()
