@@ -83,7 +83,8 @@ def test_an_inconsistency_among_several_overrides_names_the_override_that_caused
     assert refusal(path).startswith(f"{path}: key 'set.adjacency.5': ")
 
 
-IMAGINARY_PLAYER = {"markers": 8, "on_louis": 2, "cards_revealed": 3, "per_card": 2}
+IMAGINARY_PLAYER = {"markers": 8, "on_louis": 2, "cards_revealed": 3, "per_card": 2, "louis_card": "place",
+                    "placement": "start_of_phase"}
 
 
 def test_a_bad_value_set_into_a_replaced_item_names_the_path_that_set_it(tmp_path):
