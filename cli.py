@@ -724,19 +724,27 @@ def compare(
     print_comparison(directory)
 
 
+TERMINAL_DIFFERENCES = 20   # real differences the terminal lists (the report has them all)
+
+
 def print_comparison(directory: Path) -> None:
     """The real differences (and how many did not move), as the report's headlines."""
     import polars as pl
 
     table = pl.read_parquet(directory / "comparison.parquet")
     listing = Table("players", "variant", "metric", "baseline", "variant", "difference [95%]", "verdict", "CRN gain")
-    for row in table.filter(pl.col("verdict") == "real").sort(pl.col("difference").abs(), descending=True).iter_rows(named=True):
+    # the largest first, measured in margins, so that a rate and a count rank together
+    real = table.filter(pl.col("verdict") == "real").sort(
+        (pl.col("difference").abs() / pl.col("margin")).fill_nan(0.0), descending=True)
+    for row in real.head(TERMINAL_DIFFERENCES).iter_rows(named=True):
         scale, suffix = (100.0, "%") if row["unit"] == "rate" else (1.0, "")
         listing.add_row(str(row["n_players"]), row["variant"], row["metric_label"],
                         f"{row['baseline_value'] * scale:.1f}{suffix}", f"{row['variant_value'] * scale:.1f}{suffix}",
                         f"{row['difference'] * scale:+.2f} [{row['low'] * scale:+.2f}, {row['high'] * scale:+.2f}]",
                         row["verdict"], f"{row['crn_gain']:.1f}")
     stdout.print(listing)
+    if real.height > TERMINAL_DIFFERENCES:
+        stdout.print(f"... and {real.height - TERMINAL_DIFFERENCES} more real differences in the report")
     counts = table["verdict"].value_counts().sort("verdict")
     stdout.print(", ".join(f"{count} {verdict}" for verdict, count in counts.iter_rows()) +
                  f" (of {table.height}); report: {directory / 'report.html'}")

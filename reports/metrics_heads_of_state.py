@@ -209,5 +209,5 @@ def paired_mechanics_metrics(n_players: int):
                        f"{TIEBREAK_LEVELS[level]}", "mechanics", RATE, (f"tiebreak_{level}", "contested_scorings"), RATIO)
                 for level in TIEBREAK_LEVEL_NAMES if level != "no_contest"]
     metrics += [per_game_metric(source, f"points per player from {SCORE_SOURCES[source]}", source, "points")
-                for source in sources]
+                for source in SCORE_SOURCES]
     return metrics

@@ -663,6 +663,24 @@ def choose_courtier_for_marker(state, data, player, purpose, family, params):
 
 
 @game_kernel
+def choose_courtier_for_marker_among(state, data, player, first, excluded, family, params):
+    """Condé's marker where the rule switch conde_targets narrows the targets (Q26): a courtier
+    of first..11 other than ``excluded`` (-1: none left out). Random: uniform over them; greedy:
+    the best holding gain, the first of equal ones (as ``choose_courtier_for_marker``)."""
+    if family == RANDOM:
+        left_out = 1 if excluded >= first else 0
+        pick = first + below(state.streams, bot_rng_source(player), C.N_COURTIERS - first - left_out)
+        return pick + 1 if left_out == 1 and pick >= excluded else pick
+    gains = state.scratch_gains[:, :2]
+    fill_holding_gains(state, data, player, params, gains)
+    best = -1
+    for courtier in range(first, C.N_COURTIERS):
+        if courtier != excluded and (best < 0 or gains[courtier, 1] > gains[best, 1]):
+            best = courtier
+    return best
+
+
+@game_kernel
 def choose_maintenon_count(state, data, player, maximum, family, params):
     """Maintenon: how many markers (0..maximum) to put on her named courtier."""
     if family == RANDOM:

@@ -284,13 +284,23 @@ def printed_value(raw: dict, path: str) -> Any:
     return container[key] if not isinstance(container, dict) or key in container else "(absent)"
 
 
-def positional_paths(variant: Variant, raw: dict) -> dict[str, Override]:
-    """Positional path of each override (as a validation error names it) -> the override."""
+def positional_paths(variant: Variant, raw: dict) -> list[tuple[str, Override]]:
+    """(positional path of each override, as a validation error names it; the override), in
+    the order the overrides are applied."""
     edited = copy.deepcopy(raw)
-    paths = {}
-    for override in variant.overrides:
-        paths[".".join(place_value(edited, override))] = override
-    return paths
+    return [(".".join(place_value(edited, override)), override) for override in variant.overrides]
+
+
+def blamed_override(key: str, variant: Variant, raw: dict) -> Override | None:
+    """The override that put the value at ``key`` (a positional path) into the data: the last
+    applied one at ``key`` or above it (a whole item replaced after a path into it wins, and the
+    other way round), else one below it (an error about a whole item that an override edited)."""
+    paths = positional_paths(variant, raw)
+    above = [override for positional, override in paths if key == positional or key.startswith(positional + ".")]
+    if above:
+        return above[-1]
+    below = [override for positional, override in paths if positional.startswith(key + ".")]
+    return below[-1] if below else None
 
 
 # ----------------------------------------------------------------------------- setup
@@ -299,12 +309,9 @@ def blame(line: str, variant: Variant, raw: dict) -> str:
     """A game file's error line, renamed after the variant file and the ``set:`` path that
     caused it (the path as the variant writes it)."""
     match = KEY_LINE.match(line)
-    paths = positional_paths(variant, raw)
-    if match:
-        key = match["key"]
-        for positional, override in paths.items():
-            if key == positional or key.startswith(positional + ".") or positional.startswith(key + "."):
-                return f"{override.source}: key 'set.{override.path}': {match['rest']}"
+    override = blamed_override(match["key"], variant, raw) if match else None
+    if override is not None:
+        return f"{override.source}: key 'set.{override.path}': {match['rest']}"
     message = line.split(": ", 1)[1] if ": " in line else line
     if len(variant.overrides) == 1:
         override = variant.overrides[0]

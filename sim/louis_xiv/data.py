@@ -7,17 +7,17 @@ collected in ``numbers`` with named indices (``numbers[START_GOLD]``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sim.core.engine import ConfigError
-from sim.core.arguments import integer_in, parse_bool
+from sim.core.arguments import integer_in
 from sim.core.yaml_files import load_yaml_file, validation_error_line
 from sim.core.records import define_array_record
 from sim.louis_xiv import constants as C
-from sim.louis_xiv.rules import N_SWITCHES, SWITCH_INDEX, SWITCHES
+from sim.louis_xiv.rules import N_SWITCHES, SWITCH_INDEX, SWITCHES, switch_number
 
 DEFAULT_GAME_FILE = Path(__file__).resolve().parents[2] / "configs" / "games" / "louis_xiv.yaml"
 
@@ -123,11 +123,23 @@ class StartMissions(Strict):
     blue: CARDS
 
 
+# Two-player variants (§8): what a revealed influence card of Louis XIV's courtier does, and
+# when the imaginary player places (the printed rules first)
+LOUIS_CARD_CHOICES = ("place", "reveal_another")
+PLACEMENT_CHOICES = ("start_of_phase", "end_of_phase")
+
+
 class ImaginaryPlayer(Strict):
     markers: COUNT
     on_louis: COUNT
     cards_revealed: integer_in(0, C.N_COURTIERS * 4)   # at most every courtier card of a deck of 4 each
     per_card: COUNT
+    # place = markers on Louis XIV's courtier for its card too [seed]; reveal_another = such a card
+    # is passed over like a joker, so only on_louis markers go there
+    louis_card: Literal[LOUIS_CARD_CHOICES] = "place"   # type: ignore[valid-type]
+    # start_of_phase = before the players' turns [seed]; end_of_phase = after every influence
+    # turn and DB-ENDPLACE, so the players cannot answer its markers
+    placement: Literal[PLACEMENT_CHOICES] = "start_of_phase"   # type: ignore[valid-type]
 
 
 class LouisXIVFile(Strict):
@@ -157,6 +169,10 @@ class LouisXIVFile(Strict):
     start_gold: AMOUNT
     start_missions: StartMissions
     general_supply_at_start: dict[integer_in(2, C.MAX_PLAYERS), list[COUNT]]
+    # start-position compensation (not in the printed game: all 0): extra gold from the bank and
+    # extra markers in the own supply, by number of players, by seat from the start player
+    extra_start_gold: dict[integer_in(2, C.MAX_PLAYERS), list[AMOUNT]] = Field(default_factory=dict)
+    extra_start_markers: dict[integer_in(2, C.MAX_PLAYERS), list[COUNT]] = Field(default_factory=dict)
     imaginary_player: ImaginaryPlayer
     tokens_kept_after_missions: integer_in(0, 100)   # §4.5 step 5: 1
     gold_per_coat_at_end: integer_in(1, MAX_GOLD)    # §7: 3 (a divisor: at least 1)
@@ -165,7 +181,7 @@ class LouisXIVFile(Strict):
     lb_skip_cost: AMOUNT
     lb_tokenswap_cost: AMOUNT
     bribe_discount: AMOUNT
-    rules: dict[str, bool] = Field(default_factory=dict)
+    rules: dict[str, Any] = Field(default_factory=dict)   # checked by check_consistency
     missions: Missions
 
     @model_validator(mode="after")
@@ -175,9 +191,13 @@ class LouisXIVFile(Strict):
         self.check_board()
         self.check_gold_cards()
         self.check_totals()
-        for name in self.rules:
+        for name, value in self.rules.items():
             if name not in SWITCH_INDEX:
                 raise problem(f"rules.{name}", f"a rule switch, one of {sorted(SWITCH_INDEX)}", name)
+            try:
+                switch_number(name, value, f"key 'rules.{name}'")
+            except ConfigError as error:
+                raise ValueError(str(error)) from None
         return self
 
     def check_components(self):
@@ -258,10 +278,16 @@ class LouisXIVFile(Strict):
             seats = self.general_supply_at_start.get(n)
             if seats is None or len(seats) != n:
                 raise problem(f"general_supply_at_start.{n}", f"a list of {n} numbers", seats)
-            for count in seats:
-                if count > self.markers_per_player:
+            extra_markers = self.extra_start_markers.get(n, [0] * n)
+            for position, count in enumerate(seats):
+                markers = self.markers_per_player + (extra_markers[position] if position < len(extra_markers) else 0)
+                if count > markers:
                     raise problem(f"general_supply_at_start.{n}",
-                                  f"numbers 0..{self.markers_per_player} (markers_per_player)", seats)
+                                  f"numbers 0..{markers} (markers_per_player + extra_start_markers)", seats)
+        for key in ("extra_start_gold", "extra_start_markers"):
+            for n, seats in getattr(self, key).items():
+                if len(seats) != n:
+                    raise problem(f"{key}.{n}", f"a list of {n} numbers (one per seat from the start player)", seats)
         imaginary = self.imaginary_player
         needed = imaginary.on_louis + imaginary.cards_revealed * imaginary.per_card
         if needed > imaginary.markers:
@@ -276,7 +302,7 @@ NUMBER_FIELDS = (
     "retrieve_courtier_card", "retrieve_joker", "retrieve_four",
     "markers_per_player", "start_gold", "start_light_missions", "start_blue_missions",
     "imaginary_markers", "imaginary_on_louis", "imaginary_cards_revealed", "imaginary_per_card",
-    "tokens_kept_after_missions", "gold_per_coat_at_end", "points_per_coat", "points_per_mission",
+    "imaginary_louis_card", "imaginary_placement", "tokens_kept_after_missions", "gold_per_coat_at_end", "points_per_coat", "points_per_mission",
     "lb_skip_cost", "lb_tokenswap_cost", "bribe_discount", "n_influence_cards", "n_intrigue_cards",
     "n_gold_cards",
 )
@@ -285,7 +311,7 @@ NUMBER_FIELDS = (
  RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_JOKER_COUNT, RETRIEVE_FOUR_COUNT,
  MARKERS_PER_PLAYER, START_GOLD, START_LIGHT_MISSIONS, START_BLUE_MISSIONS,
  IMAGINARY_MARKERS, IMAGINARY_ON_LOUIS, IMAGINARY_CARDS_REVEALED, IMAGINARY_PER_CARD,
- TOKENS_KEPT_AFTER_MISSIONS, GOLD_PER_COAT_AT_END, POINTS_PER_COAT, POINTS_PER_MISSION,
+ IMAGINARY_LOUIS_CARD, IMAGINARY_PLACEMENT, TOKENS_KEPT_AFTER_MISSIONS, GOLD_PER_COAT_AT_END, POINTS_PER_COAT, POINTS_PER_MISSION,
  LB_SKIP_COST, LB_TOKENSWAP_COST, BRIBE_DISCOUNT, N_INFLUENCE_CARDS, N_INTRIGUE_CARDS,
  N_GOLD_CARDS) = range(len(NUMBER_FIELDS))
 
@@ -315,6 +341,8 @@ DATA_FIELDS = (
                             # enough (card_payments), in listing order; derived from mission_cost
     "mission_payment_count",  # int64[n_missions]: rows of mission_payments in use
     "general_supply_at_start",  # int64[5, 4]: by number of players, by seat
+    "extra_start_gold",     # int64[5, 4]: by number of players, by seat from the start player
+    "extra_start_markers",  # int64[5, 4]: the same, extra markers in the own supply
 )
 LouisData, LouisDataArrays = define_array_record("LouisData", DATA_FIELDS, globals())
 
@@ -349,13 +377,15 @@ def _merge(base: dict, overrides: dict) -> dict:
 
 
 def rule_vector(model: LouisXIVFile, overrides: dict | None = None) -> np.ndarray:
-    """Rule switches as the kernel's float64 vector: defaults, then the file, then overrides."""
-    rules = np.array([float(switch.default) for switch in SWITCHES], dtype=np.float64)
+    """Rule switches as the kernel's float64 vector: defaults, then the file, then overrides
+    (on/off switches 0.0 / 1.0, a choice the index of its reading, rules.py)."""
+    rules = np.array([switch_number(switch.name, switch.default, switch.name) for switch in SWITCHES],
+                     dtype=np.float64)
     for source in (model.rules, overrides or {}):
         for name, value in source.items():
             if name not in SWITCH_INDEX:
                 raise ConfigError(f"rule '{name}': unknown rule switch; expected one of {', '.join(sorted(SWITCH_INDEX))}")
-            rules[SWITCH_INDEX[name]] = float(parse_bool(value, f"rule '{name}'"))
+            rules[SWITCH_INDEX[name]] = switch_number(name, value, f"rule '{name}'")
     assert rules.shape == (N_SWITCHES,)
     return rules
 
@@ -407,10 +437,7 @@ def to_kernel_data(model: LouisXIVFile) -> LouisData:
     payments = np.zeros((len(missions), C.N_TOKENS * C.N_TOKENS, 2), dtype=np.int64)
     for card, ways in enumerate(payment_lists):
         payments[card, :len(ways)] = ways
-    general_supply = np.zeros((C.MAX_PLAYERS + 1, C.MAX_PLAYERS), dtype=np.int64)
-    for n, seats in model.general_supply_at_start.items():
-        if 2 <= n <= C.MAX_PLAYERS:
-            general_supply[n, :n] = seats
+    general_supply = by_players_and_seat(model.general_supply_at_start)
 
     numbers = {
         "rounds": model.rounds, "coat_kinds": model.coat_kinds, "coats_per_kind": model.coats_per_kind,
@@ -425,6 +452,8 @@ def to_kernel_data(model: LouisXIVFile) -> LouisData:
         "imaginary_on_louis": model.imaginary_player.on_louis,
         "imaginary_cards_revealed": model.imaginary_player.cards_revealed,
         "imaginary_per_card": model.imaginary_player.per_card,
+        "imaginary_louis_card": LOUIS_CARD_CHOICES.index(model.imaginary_player.louis_card),
+        "imaginary_placement": PLACEMENT_CHOICES.index(model.imaginary_player.placement),
         "tokens_kept_after_missions": model.tokens_kept_after_missions,
         "gold_per_coat_at_end": model.gold_per_coat_at_end, "points_per_coat": model.points_per_coat,
         "points_per_mission": model.points_per_mission, "lb_skip_cost": model.lb_skip_cost,
@@ -460,4 +489,15 @@ def to_kernel_data(model: LouisXIVFile) -> LouisData:
         mission_payments=payments,
         mission_payment_count=ints([len(ways) for ways in payment_lists]),
         general_supply_at_start=general_supply,
+        extra_start_gold=by_players_and_seat(model.extra_start_gold),
+        extra_start_markers=by_players_and_seat(model.extra_start_markers),
     ))
+
+
+def by_players_and_seat(lists: dict[int, list[int]]) -> np.ndarray:
+    """A per-seat list per number of players as an int64[5, 4] table (0 where none is given)."""
+    table = np.zeros((C.MAX_PLAYERS + 1, C.MAX_PLAYERS), dtype=np.int64)
+    for n, seats in lists.items():
+        if 2 <= n <= C.MAX_PLAYERS:
+            table[n, :n] = seats
+    return table

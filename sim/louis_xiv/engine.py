@@ -12,7 +12,7 @@ from sim.louis_xiv.data import (DEFAULT_GAME_FILE, ROUNDS, load_game_file, rule_
 from sim.louis_xiv.decisions import new_move_buffer, new_option_buffer
 from sim.louis_xiv.kernel import play_chunk_kernel, play_game
 from sim.louis_xiv.replay import decode
-from sim.louis_xiv.rules import SWITCHES
+from sim.louis_xiv.rules import switch_settings
 from sim.louis_xiv.state import TRACE_LENGTH, new_state
 from strategies import louis_xiv as bots_module
 
@@ -39,7 +39,7 @@ class LouisXIVEngine:
         model = load_game_file(game_file, edit_game_data=edit_game_data)
         rules = rule_vector(model, rule_overrides)
         self.player_counts = tuple(range(model.players.min, model.players.max + 1))
-        switches = {switch.name: bool(rules[i]) for i, switch in enumerate(SWITCHES)}
+        switches = switch_settings(rules)
         source = str(game_file or DEFAULT_GAME_FILE)
         return GameSetup(
             game=self.name, data=to_kernel_data(model), rules=rules,

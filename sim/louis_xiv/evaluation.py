@@ -15,12 +15,18 @@ from sim.louis_xiv.components import (ability_used, draw_coats, draw_influence_c
                                       retrieve_markers, take_token)
 from sim.louis_xiv.data import BRIBE_DISCOUNT, ROUNDS
 from sim.louis_xiv.decisions import INTRIGUE_NONE, INTRIGUE_ONE_FROM_GENERAL, INTRIGUE_ONE_FROM_OWN, PURPOSE_CONDE
-from sim.louis_xiv.rules import LOUIS_EMPTY_TILE_FLIPS
+from sim.louis_xiv.rules import (CONDE_ANY_COURTIER, CONDE_LATER_COURTIERS, CONDE_NOT_HIS_OWN, CONDE_TARGETS,
+                                 DISCOUNTED_BRIBE_COSTS_AT_LEAST_ONE, IMAGINARY_PLAYER_TAKES_LOUIS_CROWN,
+                                 IMAGINARY_PLAYER_TIES, IMAGINARY_SOLE_TOP_FLIPS, IMAGINARY_TIES_LOSE,
+                                 INTRIGUE_NEEDS_OWN_MARKER, INTRIGUE_USABLE_SAME_PHASE, LOUIS_EMPTY_TILE_FLIPS,
+                                 MAINTENON_MARKERS_MANDATORY, MARKERS_ADDED_DURING_EVALUATION_STAY,
+                                 ONCE_FIRST_PARTNER_IS_SECOND, TIED_SECOND_EACH_GETS_GIFT, TIED_SECOND_NO_BRIBE,
+                                 TIED_SECOND_UNDER_LOUIS)
 from sim.louis_xiv.state import (BRIBE_GOLD, BRIBES, COATS_FROM_GIFTS, CROWNS_FROM_LOUIS, GAME_INDEX,
                                  GIFTS_RECEIVED, IMAGINARY_ACTIVE, INTRIGUE_PLAYED, LOUIS_COURTIER,
                                  N_PLAYERS, ROUND, seat_order, trace_event)
-from strategies.louis_xiv import (choose_bribe, choose_courtier_for_marker, choose_intrigue,
-                                  choose_maintenon_count, choose_once_first)
+from strategies.louis_xiv import (choose_bribe, choose_courtier_for_marker, choose_courtier_for_marker_among,
+                                  choose_intrigue, choose_maintenon_count, choose_once_first)
 
 CASE_NONE, CASE_A, CASE_B, CASE_C, CASE_D, CASE_E = range(6)
 
@@ -32,6 +38,9 @@ def evaluation_phase(state, data, rules, bot_family, bot_params, courtier_rows, 
     copy_into(state.uses_left[:, C.DB_ONCEFIRST], state.ability_count[:, C.DB_ONCEFIRST])
     for courtier in range(C.N_COURTIERS):
         evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, courtier_rows[first_row + courtier])
+    # Q24 (switch intrigue_usable_same_phase off): cards gained in this phase are playable from the next
+    if rules[INTRIGUE_USABLE_SAME_PHASE] == 0.0:
+        state.intrigue_waiting[:, :] = 0
     return C.N_COURTIERS
 
 
@@ -59,7 +68,7 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
     row[R.C_SECOND_SEAT] = -1
 
     if state.intrigue_hand[:, courtier].sum() > 0:
-        play_intrigue_cards(state, data, courtier, bot_family, bot_params, row)
+        play_intrigue_cards(state, data, rules, courtier, bot_family, bot_params, row)
     # step 3: the markers present now are the ones evaluated and moved off (Q11)
     copy_into(counts, state.markers[courtier])
     if state.game[IMAGINARY_ACTIVE] == 0:
@@ -67,8 +76,18 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
     for colour in range(C.MAX_PLAYERS):
         row[R.C_MARKERS + colour] = counts[colour] if colour < n_players else -1
     row[R.C_MARKERS + C.IMAGINARY] = counts[C.IMAGINARY]
+    # §8/Q19 (switch imaginary_player_takes_louis_crown off): on Louis XIV's courtier the
+    # imaginary player is left out of the ranking; its markers still go back to its pool
+    imaginary_markers = counts[C.IMAGINARY]
+    if louis and rules[IMAGINARY_PLAYER_TAKES_LOUIS_CROWN] == 0.0:
+        counts[C.IMAGINARY] = 0
 
     top_count, n_at_top, top = most_markers(counts)
+    # Q19 (switch imaginary_player_ties: lose): a real player tied for most with the imaginary
+    # player is the sole top holder (most_markers names the first colour at the top, and the
+    # imaginary player's is the last)
+    if n_at_top > 1 and counts[C.IMAGINARY] == top_count and rules[IMAGINARY_PLAYER_TIES] == IMAGINARY_TIES_LOSE:
+        n_at_top -= 1
     row[R.C_EMPTY] = 1 if top_count == 0 else 0
     row[R.C_MAJORITY_TIE] = 1 if n_at_top > 1 else 0
     # a tie decides who gets the gift (or first place, or Louis XIV's crown) except on a
@@ -90,10 +109,19 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
     to_general_mask = 0
     second = -1
     crown = -1
+    no_bribe_mask = 0
     bribers_allowed = mode == C.GOLD_MODE
     flip = False
     if louis:
-        case, crown, second, free_mask, to_general_mask = louis_rule(counts, top, top_count, once_first, n_players)
+        case, crown, second, free_mask, to_general_mask, tied_seconds = louis_rule(
+            counts, top, top_count, once_first, n_players, rules[ONCE_FIRST_PARTNER_IS_SECOND] != 0.0)
+        if tied_seconds != 0 and mode == C.GOLD_MODE:
+            # Q3, gold side, two or more tied for second: by default they may bribe; the switch
+            # tied_second_under_louis serves them free (each_gets_gift) or bars them (no_bribe)
+            if rules[TIED_SECOND_UNDER_LOUIS] == TIED_SECOND_EACH_GETS_GIFT:
+                free_mask |= tied_seconds
+            elif rules[TIED_SECOND_UNDER_LOUIS] == TIED_SECOND_NO_BRIBE:
+                no_bribe_mask = tied_seconds
         row[R.C_LOUIS_CASE] = case
         flip = case != CASE_E or rules[LOUIS_EMPTY_TILE_FLIPS] != 0.0
     elif mode == C.THRESHOLD_MODE:
@@ -105,11 +133,13 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
                 free_mask |= 1 << player
         flip = free_mask != 0
     elif top >= 0:
-        # §4.3.1 / §4.3.2: a single top holder wins the gift (the imaginary player gets nothing)
+        # §4.3.1 / §4.3.2: a single top holder wins the gift (the imaginary player gets nothing;
+        # Q19: the courtier flips all the same unless the switch imaginary_sole_top_flips is off)
         if top < C.MAX_PLAYERS:
             free_mask = 1 << top
             to_general_mask = 1 << top
-        flip = True
+        flip = top < C.MAX_PLAYERS or rules[IMAGINARY_SOLE_TOP_FLIPS] != 0.0
+    counts[C.IMAGINARY] = imaginary_markers
     row[R.C_CROWN_SEAT] = crown
     row[R.C_SECOND_SEAT] = second
     row[R.C_FREE_MASK] = free_mask
@@ -119,7 +149,13 @@ def evaluate_courtier(state, data, rules, courtier, bot_family, bot_params, row)
     trace_event(state, E.EVALUATION, courtier, mode, 1 if louis else 0, top, free_mask, row[R.C_LOUIS_CASE], second)
     hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, bot_family, bot_params)
     if bribers_allowed:
-        offer_bribes(state, data, rules, courtier, counts, value, free_mask, second, bot_family, bot_params, row)
+        offer_bribes(state, data, rules, courtier, counts, value, free_mask | no_bribe_mask, second, bot_family,
+                     bot_params, row)
+    if rules[MARKERS_ADDED_DURING_EVALUATION_STAY] == 0.0:
+        # Q11 (switch off): markers gifts put here during this evaluation leave with the others
+        copy_into(counts, state.markers[courtier])
+        if state.game[IMAGINARY_ACTIVE] == 0:
+            counts[C.IMAGINARY] = 0
     return_markers(state, courtier, counts, to_general_mask, n_players)
     if flip and state.game[ROUND] < data.numbers[ROUNDS]:
         state.side[courtier] = 1 - side
@@ -149,12 +185,17 @@ def most_markers(counts):
 
 
 @game_kernel
-def play_intrigue_cards(state, data, courtier, bot_family, bot_params, row):
+def play_intrigue_cards(state, data, rules, courtier, bot_family, bot_params, row):
     """§4.3 step 1: the holder of this courtier's intrigue card may play it: 1 marker from the
-    general supply, or 1-2 from the own supply, onto the courtier; the card goes under the deck."""
+    general supply, or 1-2 from the own supply, onto the courtier; the card goes under the deck.
+    Q5 (switch intrigue_needs_own_marker): only where the holder has a marker; Q24 (switch
+    intrigue_usable_same_phase off): not a card gained in this evaluation phase."""
+    needs_marker = rules[INTRIGUE_NEEDS_OWN_MARKER] != 0.0
     for position in range(state.game[N_PLAYERS]):
         player = seat_order(state, position)
-        while state.intrigue_hand[player, courtier] > 0:
+        if needs_marker and state.markers[courtier, player] == 0:
+            continue
+        while state.intrigue_hand[player, courtier] - state.intrigue_waiting[player, courtier] > 0:
             option = choose_intrigue(state, data, player, courtier, bot_family[player], bot_params[player])
             if option == INTRIGUE_NONE:
                 break
@@ -190,19 +231,25 @@ def offer_once_first(state, data, courtier, counts, top_count, bot_family, bot_p
 
 
 @game_kernel
-def louis_rule(counts, top, top_count, once_first, n_players):
-    """§4.3.4, cases A-E, with Q4 (DB-ONCEFIRST: the other tied players are the second group)
-    and Q19 (the imaginary player counts for majorities but receives nothing).
-    Returns (case, crown seat, second-place seat, free-gift mask, to-general mask)."""
+def louis_rule(counts, top, top_count, once_first, n_players, once_first_partner_second):
+    """§4.3.4, cases A-E, with Q4 (DB-ONCEFIRST: the other tied players are the second group,
+    or with ``once_first_partner_second`` off get nothing) and Q19 (the imaginary player counts
+    for majorities but receives nothing).
+    Returns (case, crown seat, second-place seat, free-gift mask, to-general mask, the real
+    players tied for second in case B (a mask, Q3))."""
     if top_count == 0:
-        return CASE_E, -1, -1, 0, 0
+        return CASE_E, -1, -1, 0, 0, 0
     if top < 0:
         # D: each tied (real) player gets the gift, no crown; their markers go to the general supply
         mask = 0
         for player in range(n_players):
             if counts[player] == top_count:
                 mask |= 1 << player
-        return CASE_D, -1, -1, mask, mask
+        return CASE_D, -1, -1, mask, mask, 0
+    crown = top if top < C.MAX_PLAYERS else -1
+    free_mask = (1 << top) if top < C.MAX_PLAYERS else 0
+    if once_first >= 0 and not once_first_partner_second:
+        return CASE_B, crown, -1, free_mask, free_mask, 0
     if once_first >= 0:
         second_count = top_count
     else:
@@ -212,20 +259,20 @@ def louis_rule(counts, top, top_count, once_first, n_players):
                 second_count = counts[colour]
     n_second = 0
     second = -1
+    seconds_mask = 0
     if second_count > 0:
         for colour in range(C.N_COLOURS):
             if colour != top and counts[colour] == second_count:
                 n_second += 1
                 second = colour
-    crown = top if top < C.MAX_PLAYERS else -1
-    free_mask = (1 << top) if top < C.MAX_PLAYERS else 0
+                seconds_mask |= (1 << colour) if colour < C.MAX_PLAYERS else 0
     if n_second == 0:
-        return CASE_C, crown, -1, free_mask, free_mask
+        return CASE_C, crown, -1, free_mask, free_mask, 0
     if n_second == 1:
         if second < C.MAX_PLAYERS:
-            return CASE_A, crown, second, free_mask, free_mask
-        return CASE_A, crown, -1, free_mask, free_mask
-    return CASE_B, crown, -1, free_mask, free_mask
+            return CASE_A, crown, second, free_mask, free_mask, 0
+        return CASE_A, crown, -1, free_mask, free_mask, 0
+    return CASE_B, crown, -1, free_mask, free_mask, seconds_mask
 
 
 @game_kernel
@@ -245,10 +292,12 @@ def hand_out_gifts(state, data, rules, courtier, crown, second, free_mask, bot_f
 
 
 @game_kernel
-def bribe_cost(state, data, player, value):
-    """The printed bribe minus DB-BRIBE-1's discount (Q13: never below zero)."""
+def bribe_cost(state, data, rules, player, value):
+    """The printed bribe minus DB-BRIBE-1's discount (Q13: never below zero, or with the switch
+    discounted_bribe_costs_at_least_one never below 1 gold where the printed cost is not 0)."""
     if state.ability_count[player, C.DB_BRIBE_1] > 0:
-        return max(0, value - data.numbers[BRIBE_DISCOUNT])
+        lowest = min(1, value) if rules[DISCOUNTED_BRIBE_COSTS_AT_LEAST_ONE] != 0.0 else 0
+        return max(lowest, value - data.numbers[BRIBE_DISCOUNT])
     return value
 
 
@@ -261,7 +310,7 @@ def offer_bribes(state, data, rules, courtier, counts, value, free_mask, second,
         player = seat_order(state, position)
         if counts[player] == 0 or free_mask & (1 << player) or player == second:
             continue
-        cost = bribe_cost(state, data, player, value)
+        cost = bribe_cost(state, data, rules, player, value)
         if state.gold[player] < cost:
             continue
         if not choose_bribe(state, data, player, courtier, cost, bot_family[player], bot_params[player]):
@@ -294,23 +343,36 @@ def apply_gift(state, data, rules, player, courtier, family, params):
     for _ in range(data.gift_influence_cards[courtier]):
         draw_influence_card(state, player)   # Mazarin: played in next round's influence phase
     for _ in range(data.gift_intrigue_cards[courtier]):
-        draw_intrigue_card(state, player)    # Louvois: usable from the next courtier on (Q24)
+        # Louvois: usable from the next courtier on (Q24), or with the switch
+        # intrigue_usable_same_phase off from the next evaluation phase
+        card = draw_intrigue_card(state, player)
+        if card >= 0 and rules[INTRIGUE_USABLE_SAME_PHASE] == 0.0:
+            state.intrigue_waiting[player, card] += 1
     for _ in range(data.gift_place_any[courtier]):
-        place_conde_marker(state, data, player, family, params)
+        place_conde_marker(state, data, rules, player, courtier, family, params)
     if data.gift_place_on[courtier] >= 0:
-        place_maintenon_markers(state, data, player, courtier, family, params)
+        place_maintenon_markers(state, data, rules, player, courtier, family, params)
     if data.gift_retrieve[courtier] > 0:
         moved = retrieve_markers(state, player, data.gift_retrieve[courtier])
         trace_event(state, E.GIFT_RETRIEVE, player, courtier, moved, 0, 0, 0, 0)
 
 
 @game_kernel
-def place_conde_marker(state, data, player, family, params):
+def place_conde_marker(state, data, rules, player, courtier, family, params):
     """Condé (§5, Q12, Q26): one own marker from the general supply onto any courtier,
-    mandatory when the general supply has one, else optional from the own supply."""
+    mandatory when the general supply has one, else optional from the own supply. The switch
+    conde_targets may leave out his own courtier, or allow only courtiers evaluated later."""
     if state.general_supply[player] == 0 and state.own_supply[player] == 0:
         return
-    target = choose_courtier_for_marker(state, data, player, PURPOSE_CONDE, family, params)
+    targets = rules[CONDE_TARGETS]
+    if targets == CONDE_ANY_COURTIER:
+        target = choose_courtier_for_marker(state, data, player, PURPOSE_CONDE, family, params)
+    else:
+        first = courtier + 1 if targets == CONDE_LATER_COURTIERS else 0
+        excluded = courtier if targets == CONDE_NOT_HIS_OWN else -1
+        if first >= C.N_COURTIERS:
+            return   # no courtier is evaluated after this one: nowhere to go
+        target = choose_courtier_for_marker_among(state, data, player, first, excluded, family, params)
     if target < 0 and state.general_supply[player] > 0:
         target = 0  # a bot declining a mandatory placement: the first courtier (never chosen by shipped bots)
     if target >= 0:
@@ -319,11 +381,15 @@ def place_conde_marker(state, data, player, family, params):
 
 
 @game_kernel
-def place_maintenon_markers(state, data, player, courtier, family, params):
+def place_maintenon_markers(state, data, rules, player, courtier, family, params):
     """Maintenon (§5, Q12): up to the given number of own markers from the general supply
-    (own supply when short) onto her named courtier (5); optional, 0..count."""
+    (own supply when short) onto her named courtier (5); optional, 0..count (with the switch
+    maintenon_markers_mandatory: as many as the supplies allow)."""
     maximum = min(data.gift_place_on_count[courtier], state.general_supply[player] + state.own_supply[player])
-    count = choose_maintenon_count(state, data, player, maximum, family, params)
+    if rules[MAINTENON_MARKERS_MANDATORY] != 0.0:
+        count = maximum
+    else:
+        count = choose_maintenon_count(state, data, player, maximum, family, params)
     from_own = max(0, count - state.general_supply[player])
     placed = place_from_general(state, player, data.gift_place_on[courtier], count)
     trace_event(state, E.MAINTENON, player, data.gift_place_on[courtier], placed, from_own, 0, 0, 0)

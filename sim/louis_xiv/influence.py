@@ -9,8 +9,8 @@ from sim.core.kernels import copy_into_2d, game_kernel, inline_game_kernel
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
 from sim.louis_xiv.components import ability_used, draw_influence_card, place_from_general, retrieve_markers
-from sim.louis_xiv.data import (IMAGINARY_CARDS_REVEALED, IMAGINARY_ON_LOUIS, IMAGINARY_PER_CARD,
-                                LB_SKIP_COST)
+from sim.louis_xiv.data import (IMAGINARY_CARDS_REVEALED, IMAGINARY_LOUIS_CARD, IMAGINARY_ON_LOUIS,
+                                IMAGINARY_PER_CARD, IMAGINARY_PLACEMENT, LB_SKIP_COST)
 from sim.louis_xiv.data import RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT, RETRIEVE_JOKER_COUNT
 from sim.louis_xiv.turn_options import list_turn_options  # noqa: F401 - part of this phase's interface
 from sim.louis_xiv.setup import shuffle_influence_deck
@@ -26,11 +26,16 @@ from strategies.louis_xiv import (choose_card_to_spend, choose_courtier_for_mark
 def influence_phase(state, data, rules, bot_family, bot_params, moves):
     reset_phase_uses(state)
     prepare_influence_phase(state, data, bot_family, bot_params)
-    if state.game[IMAGINARY_ACTIVE] != 0:
+    # §8: the imaginary player places at the start of the phase; a two-player variant may have
+    # it place after every turn (game data imaginary_player.placement: 0 start, 1 end)
+    imaginary_at_end = data.numbers[IMAGINARY_PLACEMENT] != 0
+    if state.game[IMAGINARY_ACTIVE] != 0 and not imaginary_at_end:
         imaginary_player_placement(state, data)
     start_of_phase_abilities(state, data, bot_family, bot_params)
     influence_turns(state, data, rules, bot_family, bot_params, moves)
     end_of_phase_placement(state, data, bot_family, bot_params)
+    if state.game[IMAGINARY_ACTIVE] != 0 and imaginary_at_end:
+        imaginary_player_placement(state, data)
     return_cards_and_reshuffle(state, data)
 
 
@@ -44,9 +49,11 @@ def reset_phase_uses(state):
 def imaginary_player_placement(state, data):
     """§8 steps 1-3 (Q20): markers on Louis XIV's courtier, then on the courtiers of the next
     revealed influence cards (a joker is replaced by another card); revealed cards go to the
-    centre and come back with the reshuffle."""
+    centre and come back with the reshuffle. A two-player variant may pass over the card of
+    Louis XIV's courtier like a joker (game data imaginary_player.louis_card: reveal_another)."""
     louis = state.game[LOUIS_COURTIER]
     place_imaginary(state, louis, data.numbers[IMAGINARY_ON_LOUIS])
+    passes_louis_card = data.numbers[IMAGINARY_LOUIS_CARD] != 0
     found = 0
     while found < data.numbers[IMAGINARY_CARDS_REVEALED]:
         position = state.game[INFLUENCE_POSITION]
@@ -56,6 +63,9 @@ def imaginary_player_placement(state, data):
         state.game[INFLUENCE_POSITION] = position + 1
         if card == C.JOKER:
             trace_event(state, E.IMAGINARY_PLACED, -1, 0, 0, 0, 0, 0, 0)
+            continue
+        if passes_louis_card and card == louis:
+            trace_event(state, E.IMAGINARY_PLACED, -2, card, 0, 0, 0, 0, 0)
             continue
         place_imaginary(state, card, data.numbers[IMAGINARY_PER_CARD])
         found += 1

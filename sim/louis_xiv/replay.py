@@ -53,6 +53,8 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
     if code == E.INFLUENCE_DRAWN:
         return f"  seat {a + 1} holds {b} influence cards"
     if code == E.IMAGINARY_PLACED:
+        if a == -2:
+            return f"  imaginary player reveals {courtier_name(b)}, Louis XIV's courtier, and reveals another card"
         if a < 0:
             return "  imaginary player reveals a joker and reveals another card"
         return f"  imaginary player puts {b} markers on {courtier_name(a)}"
@@ -129,8 +131,9 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
         return (f"  seat {a + 1} returns {amount(b, 'token')} over the limit and takes as many coats;"
                 f" keeps {', '.join(kept) or 'no token'}")
     if code == E.CONVERSION:
-        return (f"End: seat {a + 1} converts {b} influence, {c} intrigue, {d} tokens, {e} markers on courtiers,"
-                f" {f} x 3 gold into coats")
+        # the gold a coat costs is game data (gold_per_coat_at_end): name the coats, not a rate
+        return (f"End: seat {a + 1} converts {b} influence, {c} intrigue, {d} tokens, {e} markers on courtiers"
+                f" and gold worth {amount(f, 'coat')} into coats")
     if code == E.MAJORITY_BONUS:
         return f"End: coat kind {a + 1} majority bonus to seat(s) {seats(b)}"
     if code == E.FINAL_SCORE:

@@ -5,8 +5,10 @@ from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
 from sim.louis_xiv.components import draw_coats, intrigue_card_under_deck, return_token
 from sim.louis_xiv.data import GOLD_PER_COAT_AT_END
-from sim.louis_xiv.state import (COATS_FROM_CONVERSION, COATS_FROM_MAJORITY, N_PLAYERS, provisional_score,
-                                 seat_order, trace_event)
+from sim.louis_xiv.rules import (COAT_MAJORITIES_ONE_KIND_AT_A_TIME, FINAL_TIE, FINAL_TIE_LATER_SEAT,
+                                 FINAL_TIE_MOST_GOLD_LEFT)
+from sim.louis_xiv.state import (COATS_FROM_CONVERSION, COATS_FROM_MAJORITY, FIRST_START_SEAT, N_PLAYERS,
+                                 provisional_score, seat_order, trace_event)
 
 
 @game_kernel
@@ -26,7 +28,7 @@ def end_of_game(state, data, rules, scores):
         scores[player] = provisional_score(state, data, player)
         trace_event(state, E.FINAL_SCORE, player, scores[player], state.coats[player].sum(),
                     state.mission_played[player].sum(), state.own_supply[player], 0, 0)
-    return find_winners(state, scores)
+    return find_winners(state, rules, scores)
 
 
 @game_kernel
@@ -56,33 +58,55 @@ def convert_to_coats(state, data, rules, player):
 @game_kernel
 def coat_majorities(state, rules):
     """§7.2 (Q16): per kind, every player with the most coats of it (at least one) takes one
-    more coat; all kinds are compared before any bonus coat is drawn."""
+    more coat; all kinds are compared before any bonus coat is drawn (with the switch
+    coat_majorities_one_kind_at_a_time, each kind's bonus coats are drawn as it is compared,
+    so they count in the kinds compared after it)."""
     n_kinds = state.coats.shape[1]
-    n_players = state.game[N_PLAYERS]
     awards = state.scratch_ints[:n_kinds]
     awards[:] = 0
+    one_at_a_time = rules[COAT_MAJORITIES_ONE_KIND_AT_A_TIME] != 0.0
     for kind in range(n_kinds):
-        most = 0
-        for player in range(n_players):
-            most = max(most, state.coats[player, kind])
-        if most == 0:
-            continue
-        for player in range(n_players):
-            if state.coats[player, kind] == most:
-                awards[kind] |= 1 << player
-    for kind in range(n_kinds):
-        if awards[kind] == 0:
-            continue
-        trace_event(state, E.MAJORITY_BONUS, kind, awards[kind], 0, 0, 0, 0, 0)
-        for position in range(n_players):
-            player = seat_order(state, position)
-            if awards[kind] & (1 << player):
-                draw_coats(state, rules, player, 1, COATS_FROM_MAJORITY)
+        awards[kind] = most_coats_of(state, kind)
+        if one_at_a_time:
+            award_majority_bonus(state, rules, kind, awards[kind])
+    if not one_at_a_time:
+        for kind in range(n_kinds):
+            award_majority_bonus(state, rules, kind, awards[kind])
 
 
 @game_kernel
-def find_winners(state, scores):
-    """§7.4 (Q17): most points; tie -> most markers in the own supply; still tied -> shared."""
+def most_coats_of(state, kind):
+    """The players (a bitmask) with the most coats of ``kind``, at least one (Q16)."""
+    n_players = state.game[N_PLAYERS]
+    most = 0
+    for player in range(n_players):
+        most = max(most, state.coats[player, kind])
+    mask = 0
+    if most == 0:
+        return mask
+    for player in range(n_players):
+        if state.coats[player, kind] == most:
+            mask |= 1 << player
+    return mask
+
+
+@game_kernel
+def award_majority_bonus(state, rules, kind, mask):
+    """§7.2: one more coat, drawn at random, for each player of ``mask``, in seat order."""
+    if mask == 0:
+        return
+    trace_event(state, E.MAJORITY_BONUS, kind, mask, 0, 0, 0, 0, 0)
+    for position in range(state.game[N_PLAYERS]):
+        player = seat_order(state, position)
+        if mask & (1 << player):
+            draw_coats(state, rules, player, 1, COATS_FROM_MAJORITY)
+
+
+@game_kernel
+def find_winners(state, rules, scores):
+    """§7.4 (Q17): most points; tie -> most markers in the own supply; still tied -> shared
+    (or by the switch final_tie: the latest in seat order from the first start player, or the
+    most gold left after the conversions, still tied shared)."""
     n_players = state.game[N_PLAYERS]
     best = max_of(scores, n_players)
     n_best = 0
@@ -95,9 +119,33 @@ def find_winners(state, scores):
     for player in range(n_players):
         if scores[player] == best and state.own_supply[player] == best_supply:
             mask |= 1 << player
+    if bin_count(mask) > 1 and rules[FINAL_TIE] != 0.0:
+        mask = break_final_tie(state, rules, mask)
     decided_by_tiebreak = n_best > 1 and bin_count(mask) == 1
     trace_event(state, E.WINNER, mask, 1 if decided_by_tiebreak else 0, best, 0, 0, 0, 0)
     return mask, decided_by_tiebreak
+
+
+@game_kernel
+def break_final_tie(state, rules, mask):
+    """Q17's other readings for players still tied after the own-supply tiebreak (``mask``)."""
+    n_players = state.game[N_PLAYERS]
+    if rules[FINAL_TIE] == FINAL_TIE_LATER_SEAT:
+        for position in range(n_players - 1, -1, -1):
+            player = (state.game[FIRST_START_SEAT] + position) % n_players
+            if mask & (1 << player):
+                return 1 << player
+    if rules[FINAL_TIE] == FINAL_TIE_MOST_GOLD_LEFT:
+        most = -1
+        for player in range(n_players):
+            if mask & (1 << player):
+                most = max(most, state.gold[player])
+        kept = 0
+        for player in range(n_players):
+            if mask & (1 << player) and state.gold[player] == most:
+                kept |= 1 << player
+        return kept
+    return mask
 
 
 @game_kernel

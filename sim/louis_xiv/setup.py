@@ -30,6 +30,7 @@ def reset_state(state):
     state.influence_hand[:] = 0
     state.intrigue_deck[:] = 0
     state.intrigue_hand[:] = 0
+    state.intrigue_waiting[:] = 0
     state.mission_deck[:] = 0
     state.mission_deck_head[:] = 0
     state.mission_deck_count[:] = 0
@@ -118,13 +119,16 @@ def build_mission_decks(state, data):
 @game_kernel
 def deal_players(state, data, n_players, first):
     """§3 steps 6 and 8: markers split between own and general supply by seat from the start
-    player, start gold, one light-blue and one blue mission card."""
+    player, start gold, one light-blue and one blue mission card. A variant's start-position
+    compensation adds gold and own-supply markers by seat (extra_start_gold / _markers, 0 in
+    the printed game)."""
     for position in range(n_players):
         player = (first + position) % n_players
         to_general = data.general_supply_at_start[n_players, position]
+        markers = data.numbers[MARKERS_PER_PLAYER] + data.extra_start_markers[n_players, position]
         state.general_supply[player] = to_general
-        state.own_supply[player] = data.numbers[MARKERS_PER_PLAYER] - to_general
-        state.gold[player] = data.numbers[START_GOLD]
+        state.own_supply[player] = markers - to_general
+        state.gold[player] = data.numbers[START_GOLD] + data.extra_start_gold[n_players, position]
     for position in range(n_players):
         player = (first + position) % n_players
         for _ in range(data.numbers[START_LIGHT_MISSIONS]):

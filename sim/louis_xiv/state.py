@@ -65,6 +65,8 @@ STATE_FIELDS = (
     "influence_hand",     # int64[4, 13]: cards per kind (private)
     "intrigue_deck",      # int64[n intrigue cards]: ring buffer (played cards go under)
     "intrigue_hand",      # int64[4, 12]: cards per courtier (private)
+    "intrigue_waiting",   # int64[4, 12]: of those, gained in this evaluation phase and not yet
+                          # playable in it (rule switch intrigue_usable_same_phase off, Q24)
     "mission_deck",       # int64[3, MAX_MISSIONS]: ring buffer per colour
     "mission_deck_head",  # int64[3]
     "mission_deck_count", # int64[3]
@@ -111,6 +113,7 @@ def new_state(data, trace_capacity=1):
         influence_hand=n_ints(C.MAX_PLAYERS, C.N_INFLUENCE_KINDS),
         intrigue_deck=n_ints(max(1, len(data.intrigue_cards))),
         intrigue_hand=n_ints(C.MAX_PLAYERS, C.N_COURTIERS),
+        intrigue_waiting=n_ints(C.MAX_PLAYERS, C.N_COURTIERS),
         mission_deck=n_ints(C.N_MISSION_COLOURS, MAX_MISSIONS),
         mission_deck_head=n_ints(C.N_MISSION_COLOURS), mission_deck_count=n_ints(C.N_MISSION_COLOURS),
         mission_hand=n_ints(C.MAX_PLAYERS, MAX_MISSIONS), mission_played=n_ints(C.MAX_PLAYERS, MAX_MISSIONS),
@@ -137,7 +140,7 @@ def copy_state(state):
         state.general_supply.copy(), state.gold.copy(), state.tokens.copy(), state.token_pile.copy(),
         state.coats.copy(), state.coat_pile.copy(), state.gold_sequence.copy(),
         state.influence_deck.copy(), state.influence_hand.copy(), state.intrigue_deck.copy(),
-        state.intrigue_hand.copy(), state.mission_deck.copy(), state.mission_deck_head.copy(),
+        state.intrigue_hand.copy(), state.intrigue_waiting.copy(), state.mission_deck.copy(), state.mission_deck_head.copy(),
         state.mission_deck_count.copy(), state.mission_hand.copy(), state.mission_played.copy(),
         state.ability_count.copy(), state.uses_left.copy(), state.ability_uses.copy(), state.stats.copy(),
         state.score_after_round.copy(), state.streams.copy(), state.trace.copy(),

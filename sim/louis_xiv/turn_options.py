@@ -20,7 +20,7 @@ from sim.louis_xiv.data import (LB_SKIP_COST, PLACE_COURTIER_CARD_COUNT, PLACE_F
                                 RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT, RETRIEVE_JOKER_COUNT)
 from sim.louis_xiv.decisions import (CARD_SWAP, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH, PLACE, PLACE_FOUR,
                                      RETRIEVE, RETRIEVE_FOUR, SKIP)
-from sim.louis_xiv.rules import PLACE_AT_LEAST_ONE_MARKER
+from sim.louis_xiv.rules import PLACE_AT_LEAST_ONE_MARKER, PLACE_FOUR_PATH
 
 NO_SCORE = -1e18  # below every score: the first option is always kept
 
@@ -65,12 +65,12 @@ def enumerate_turn_options(state, data, rules, player, moves, keep_best, gains, 
         if card == C.JOKER:
             budget = min(numbers[PLACE_JOKER_COUNT], own)
             n_moves, best = add_placements(moves, n_moves, best, keep_best, gains, reach, 0.0, adjacency, degree,
-                                           PLACE, card, 0, C.N_COURTIERS, budget)
+                                           PLACE, card, 0, C.N_COURTIERS, budget, 4)
             retrieved = min(numbers[RETRIEVE_JOKER_COUNT], general)
         else:
             budget = min(numbers[PLACE_COURTIER_CARD_COUNT], own)
             n_moves, best = add_placements(moves, n_moves, best, keep_best, gains, reach, 0.0, adjacency, degree,
-                                           PLACE, card, card, card + 1, budget)
+                                           PLACE, card, card, card + 1, budget, 4)
             retrieved = min(numbers[RETRIEVE_COURTIER_CARD_COUNT], general)
         n_moves, best = add_simple(moves, n_moves, best, keep_best, retrieved * retrieve_worth, RETRIEVE, card)
         if not must_place:  # Q8/Q9: the card played for nothing
@@ -79,8 +79,10 @@ def enumerate_turn_options(state, data, rules, player, moves, keep_best, gains, 
             n_moves, best = add_simple(moves, n_moves, best, keep_best, swap_score, CARD_SWAP, card)
     if uses_left[player, C.DB_PLACE4] > 0:
         budget = min(numbers[PLACE_FOUR_COUNT], own)
+        # Q6: a path of up to 4 courtiers, or (rule switch place_four_path) at most 3 or 2
+        longest = 4 - int(rules[PLACE_FOUR_PATH])
         n_moves, best = add_placements(moves, n_moves, best, keep_best, gains, reach, four_score, adjacency,
-                                       degree, PLACE_FOUR, -1, 0, C.N_COURTIERS, budget)
+                                       degree, PLACE_FOUR, -1, 0, C.N_COURTIERS, budget, longest)
         retrieved = min(numbers[RETRIEVE_FOUR_COUNT], general)
         n_moves, best = add_simple(moves, n_moves, best, keep_best, retrieved * retrieve_worth + four_score,
                                    RETRIEVE_FOUR, -1)
@@ -160,10 +162,11 @@ def extension_bounds(gains, keep_best, reach):
 
 @inline_game_kernel
 def add_placements(moves, n_moves, best, keep_best, gains, reach, kind_score, adjacency, degree, kind, card,
-                   first_start, end_start, budget):
+                   first_start, end_start, budget, longest):
     """§4.2.1 formal definition: a simple path t1..tm of diagonally adjacent courtiers (all
     distinct, so one direction per courtier and no fork), counts c1..cm >= 1 with
-    c1+..+cm <= budget; t1 is the card's courtier, or free for a joker and DB-PLACE4.
+    c1+..+cm <= budget, m <= longest; t1 is the card's courtier, or free for a joker and DB-PLACE4.
+    (``longest`` is 4, a constant the compiler folds, except for DB-PLACE4 under Q6's switch.)
     A path's score is summed step by step from 0.0 (the same sums as scoring listed rows).
     Keeping the best, a path is not extended when ``reach`` says no extension can beat the best.
     (Measured: walking a precomputed table of all paths instead was slower.)"""
@@ -174,6 +177,8 @@ def add_placements(moves, n_moves, best, keep_best, gains, reach, kind_score, ad
                                      t1, c1, -1, 0, -1, 0, -1, 0)
             if keep_best and budget > c1 and s1 + reach[min(3, budget - c1)] + kind_score <= best:
                 continue
+            if longest < 2:
+                continue
             for i2 in range(degree[t1]):
                 t2 = adjacency[t1, i2]
                 for c2 in range(1, budget - c1 + 1):
@@ -181,6 +186,8 @@ def add_placements(moves, n_moves, best, keep_best, gains, reach, kind_score, ad
                     n_moves, best = add_path(moves, n_moves, best, keep_best, s2 + kind_score, kind, card, 2,
                                              t1, c1, t2, c2, -1, 0, -1, 0)
                     if keep_best and budget > c1 + c2 and s2 + reach[min(3, budget - c1 - c2)] + kind_score <= best:
+                        continue
+                    if longest < 3:
                         continue
                     for i3 in range(degree[t2]):
                         t3 = adjacency[t2, i3]
@@ -191,6 +198,8 @@ def add_placements(moves, n_moves, best, keep_best, gains, reach, kind_score, ad
                             n_moves, best = add_path(moves, n_moves, best, keep_best, s3 + kind_score, kind, card,
                                                      3, t1, c1, t2, c2, t3, c3, -1, 0)
                             if keep_best and budget > c1 + c2 + c3 and s3 + reach[min(3, budget - c1 - c2 - c3)] + kind_score <= best:
+                                continue
+                            if longest < 4:
                                 continue
                             for i4 in range(degree[t3]):
                                 t4 = adjacency[t3, i4]

@@ -230,6 +230,8 @@ def comparison_table(plan: ComparisonPlan) -> pl.DataFrame:
             for metric in metrics:
                 if not all(column in variant.columns for column in metric.components):
                     continue
+                if repeats_another_metric(metric, n_players, paired_baseline, variant):
+                    continue
                 result = stats.paired(paired_baseline.select(metric.components).to_numpy(),
                                       variant.select(metric.components).to_numpy(), FUNCTIONS[metric.function],
                                       confidence=CONFIDENCE)
@@ -246,6 +248,18 @@ def comparison_table(plan: ComparisonPlan) -> pl.DataFrame:
     verdicts = [stats.verdict(low, high, p, margin, ALPHA)
                 for low, high, p, margin in table.select("low", "high", "p_adjusted", "margin").iter_rows()]
     return table.with_columns(pl.Series("verdict", verdicts, dtype=pl.String))
+
+
+def repeats_another_metric(metric: paired_metrics.Metric, n_players: int, baseline: pl.DataFrame,
+                           variant: pl.DataFrame) -> bool:
+    """A row that would only repeat another: at 2 players seat 2's win rate is 100% minus seat
+    1's (win credits sum to 1), and the first player's win rate is seat 1's whenever seat 1
+    starts every game of both arms (unless random_start_player is on)."""
+    if n_players == 2 and metric.name == "seat_2_win_rate":
+        return True
+    if metric.name == "start_player_win_rate":
+        return all(frame["win_start_player"].equals(frame["win_seat_0"]) for frame in (baseline, variant))
+    return False
 
 
 def metric_margin(plan: ComparisonPlan, metric: paired_metrics.Metric, baseline_value: float) -> float:

@@ -104,9 +104,9 @@ def test_db_bribe_1_discount_bribe_costs_one_less(fresh_state, setup, greedy, ri
     assert seats_in(row["bribe_mask"]) == {RED, GREEN}
     assert state.gold[RED] == 10 - 2 and state.gold[GREEN] == 10 - 3
     assert row["bribe_gold"] == 5
-    assert bribe_cost(state, setup.data, RED, 3) == 2
-    assert bribe_cost(state, setup.data, RED, 0) == 0
-    assert bribe_cost(state, setup.data, GREEN, 3) == 3
+    assert bribe_cost(state, setup.data, setup.rules, RED, 3) == 2
+    assert bribe_cost(state, setup.data, setup.rules, RED, 0) == 0
+    assert bribe_cost(state, setup.data, setup.rules, GREEN, 3) == 3
 
 
 def test_db_bribe_1_lets_a_player_with_cost_minus_one_gold_bribe(fresh_state, setup, greedy, rich):

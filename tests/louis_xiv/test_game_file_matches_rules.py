@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from sim.louis_xiv.data import load_game_file, rule_vector, to_kernel_data
-from sim.louis_xiv.rules import SWITCH_INDEX
+from sim.louis_xiv.rules import switch_settings
 
 GAME = load_game_file()
 
@@ -163,17 +163,39 @@ def test_missions_phase_and_scoring_match_sections_4_5_and_7():
 
 
 def test_imaginary_player_matches_section_8():
-    """§8: 8 markers; 2 on Louis XIV's courtier, then 3 revealed cards x 2 markers."""
+    """§8: 8 markers; 2 on Louis XIV's courtier, then 3 revealed cards x 2 markers, a revealed
+    card of Louis XIV's courtier placing too, at the start of the influence phase."""
     imaginary = GAME.imaginary_player
     assert (imaginary.markers, imaginary.on_louis, imaginary.cards_revealed, imaginary.per_card) == (8, 2, 3, 2)
+    assert (imaginary.louis_card, imaginary.placement) == ("place", "start_of_phase")
+
+
+def test_no_start_position_compensation_in_the_printed_game():
+    """§3: every player starts with 5 gold and 16 markers, whatever his seat."""
+    for key in ("extra_start_gold", "extra_start_markers"):
+        assert getattr(GAME, key) == {n: [0] * n for n in (2, 3, 4)}
 
 
 def test_rule_switches_default_to_the_rules_file_answers():
     """§10: Q2 Louis's empty courtier flips; Q9 a placement puts at least one marker; Q14/A7
     unlimited virtual supplies; Q18 mission swap at the end of the owner's turn; §3 step 7 seat 1
-    starts; §9 three-player compensation on."""
-    rules = rule_vector(GAME)
+    starts; §9 three-player compensation on; and the engine defaults of Q3-Q6, Q11-Q13, Q16,
+    Q17, Q19, Q24 and Q26."""
     expected = {"louis_empty_tile_flips": True, "place_at_least_one_marker": True, "strict_supplies": False,
                 "mission_swap_at_phase_end": False, "random_start_player": False,
-                "three_player_compensation": True}
-    assert {name: bool(rules[index]) for name, index in SWITCH_INDEX.items()} == expected
+                "three_player_compensation": True,
+                "imaginary_sole_top_flips": True, "imaginary_player_ties": "block",          # Q19
+                "imaginary_player_takes_louis_crown": True,                                   # §8 / Q19
+                "tied_second_under_louis": "may_bribe",                                       # Q3
+                "once_first_partner_is_second": True,                                         # Q4
+                "intrigue_needs_own_marker": False,                                           # Q5
+                "place_four_path": "four_courtiers",                                          # Q6
+                "markers_added_during_evaluation_stay": True,                                 # Q11
+                "maintenon_markers_mandatory": False,                                         # Q12
+                "discounted_bribe_costs_at_least_one": False,                                 # Q13
+                "coat_majorities_one_kind_at_a_time": False,                                  # Q16
+                "final_tie": "shared",                                                        # Q17
+                "intrigue_usable_same_phase": True,                                           # Q24
+                "conde_targets": "any_courtier"}                                              # Q26
+    assert switch_settings(rule_vector(GAME)) == expected
+    assert GAME.rules == expected   # the game file writes every switch at its default

@@ -225,26 +225,26 @@ def test_score_is_coats_plus_five_per_completed_mission(fresh_state, setup):
     assert provisional_score(state, setup.data, YELLOW) == 3 + 10
 
 
-def test_winner_tie_on_points_broken_by_own_supply(fresh_state):
+def test_winner_tie_on_points_broken_by_own_supply(fresh_state, setup):
     state = fresh_state(3, round_number=4)
     state.own_supply[:3] = [5, 7, 9]
     scores = np.array([20, 20, 18, 0], dtype=np.int64)
-    mask, by_tiebreak = find_winners(state, scores)
+    mask, by_tiebreak = find_winners(state, setup.rules, scores)
     assert mask == 1 << RED and by_tiebreak
 
 
-def test_winner_still_tied_after_own_supply_is_a_shared_win(fresh_state):
+def test_winner_still_tied_after_own_supply_is_a_shared_win(fresh_state, setup):
     state = fresh_state(3, round_number=4)
     state.own_supply[:3] = [7, 7, 9]
     scores = np.array([20, 20, 18, 0], dtype=np.int64)
-    mask, by_tiebreak = find_winners(state, scores)
+    mask, by_tiebreak = find_winners(state, setup.rules, scores)
     assert mask == (1 << YELLOW) | (1 << RED) and not by_tiebreak
 
 
-def test_winner_with_most_points_wins_regardless_of_own_supply(fresh_state):
+def test_winner_with_most_points_wins_regardless_of_own_supply(fresh_state, setup):
     state = fresh_state(3, round_number=4)
     state.own_supply[:3] = [0, 7, 9]
-    mask, by_tiebreak = find_winners(state, np.array([21, 20, 18, 0], dtype=np.int64))
+    mask, by_tiebreak = find_winners(state, setup.rules, np.array([21, 20, 18, 0], dtype=np.int64))
     assert mask == 1 << YELLOW and not by_tiebreak
 
 
