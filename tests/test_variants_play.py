@@ -310,7 +310,7 @@ def noop_comparison(tmp_path_factory):
 
 def test_a_variant_without_overrides_differs_by_zero_on_every_metric(noop_comparison):
     comparison = pl.read_parquet(noop_comparison / "comparison" / TABLE_FILE)
-    assert comparison.height > 30 and set(comparison["variant"]) == {"noop"}
+    assert comparison.height > 25 and set(comparison["variant"]) == {"noop"}
     assert (comparison["games"] == 100).all()
     assert comparison.filter(pl.col("difference") != 0).is_empty(), comparison.filter(pl.col("difference") != 0)
     assert comparison.filter(pl.col("baseline_value") != pl.col("variant_value")).is_empty()
@@ -355,7 +355,7 @@ def test_until_resolved_decides_a_large_change_of_seat_win_rates_is_real(tmp_pat
     assert seat_1["verdict"] == "real" and seat_1["difference"] > 0.2, seat_1
     record = yaml.safe_load((tmp_path / "comparison" / PLAN_FILE).read_text())
     decisions = {entry["metric"]: entry for entry in record["sequential"]}
-    assert set(decisions) == {"seat_1_win_rate", "seat_2_win_rate"}
+    assert set(decisions) == {"seat_1_win_rate"}   # at 2 players seat 2 would only repeat seat 1
     assert all(entry["decision"] == "real" for entry in decisions.values())
     assert decisions["seat_1_win_rate"]["games"] == seat_1["games"] < 4000
     assert record["method"]["until_resolved"] is True and record["method"]["batches"] == seat_1["games"] // 500
@@ -388,7 +388,7 @@ def test_a_heads_of_state_comparison_pairs_its_games_and_sees_the_assassin_bag(t
     run_comparison(plan, log=lambda message: None, progress=False)
     comparison = pl.read_parquet(tmp_path / "comparison" / TABLE_FILE)
     unchanged = comparison.filter(pl.col("variant") == "noop")
-    assert unchanged.height > 30 and unchanged.filter(pl.col("difference") != 0).is_empty()
+    assert unchanged.height > 25 and unchanged.filter(pl.col("difference") != 0).is_empty()
     assert "assassination_success" in unchanged["metric"].to_list()
     success = comparison.filter((pl.col("variant") == "bag_4_1") & (pl.col("metric") == "assassination_success"))
     row = success.row(0, named=True)
@@ -432,7 +432,7 @@ def test_until_resolved_finds_a_variant_without_overrides_smaller_than_the_margi
                            until_resolved=True, margin=0.05, max_games=4000)
     run_comparison(plan, log=lambda message: None, progress=False)
     record = yaml.safe_load((tmp_path / "comparison" / PLAN_FILE).read_text())
-    assert [entry["decision"] for entry in record["sequential"]] == ["smaller than the margin"] * 2
+    assert [entry["decision"] for entry in record["sequential"]] == ["smaller than the margin"]   # seat 1 (seat 2 repeats it)
     assert record["method"]["batches"] == 2 and {entry["games"] for entry in record["sequential"]} == {1000}
 
 
