@@ -30,6 +30,9 @@ LABELS = {"card_type": CARD_TYPE_NAMES, "target_rank": RANK_NAMES, "country": CO
 SCORE_SOURCES = {"score_hexagon": "hexagon tokens", "score_country": "country tokens",
                  "score_all_ranks": "all-ranks tokens", "score_round_influence": "round-end influence",
                  "score_noble_card_majority": "end-game majorities"}
+# a comparison also shows the start compensation (data key starting_points, 0 as printed), so a
+# variant that gives points at setup shows them
+PAIRED_SCORE_SOURCES = {**SCORE_SOURCES, "score_start_compensation": "starting points"}
 WINNER_TIEBREAK = dict(zip(WIN_DECIDED_BY_NAMES, ("highest score alone", "noble cards decided", "shared win")))
 
 
@@ -184,7 +187,7 @@ def paired_mechanics(run, n_players: int):
         *[(pl.col("first_tiebreak") == level).sum().alias(f"tiebreak_{level}")
           for level in TIEBREAK_LEVEL_NAMES if level != "no_contest"]])
     raised = [f"raised_{rank}" for rank in RANK_NAMES]
-    sources = list(SCORE_SOURCES)
+    sources = list(PAIRED_SCORE_SOURCES)
     seat_sums = counts_per_game(run.scan("seats"), games, [
         pl.sum_horizontal(raised).sum().alias("nobles_raised"),
         pl.col("courtesans_used").sum().alias("courtesans_used"),
@@ -208,6 +211,6 @@ def paired_mechanics_metrics(n_players: int):
     metrics += [Metric(f"tiebreak_{level}", f"the share of contested country scorings decided by "
                        f"{TIEBREAK_LEVELS[level]}", "mechanics", RATE, (f"tiebreak_{level}", "contested_scorings"), RATIO)
                 for level in TIEBREAK_LEVEL_NAMES if level != "no_contest"]
-    metrics += [per_game_metric(source, f"points per player from {SCORE_SOURCES[source]}", source, "points")
-                for source in SCORE_SOURCES]
+    metrics += [per_game_metric(source, f"points per player from {PAIRED_SCORE_SOURCES[source]}", source, "points")
+                for source in PAIRED_SCORE_SOURCES]
     return metrics
