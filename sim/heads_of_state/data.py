@@ -247,6 +247,20 @@ def _rank(file, key, name):
     return RANK_NAMES.index(name)
 
 
+def gb_capital_ranks(file, key, written, accepted: list[str]) -> list[str]:
+    """The ranks the GB capital's box accepts: ``gb_capital_box_ranks`` decides (Q36), so the
+    region's own upper-box rank must be among them rather than be silently ignored."""
+    written_ranks = written if isinstance(written, list) else [written]
+    for name in written_ranks:
+        _rank(file, key, name)
+    for name in accepted:
+        _rank(file, "gb_capital_box_ranks", name)
+    if not accepted or not set(written_ranks) <= set(accepted):
+        _fail(file, f"{key}.3", f"ranks among gb_capital_box_ranks {list(accepted)} (Q36: that key decides "
+              "which ranks the GB capital's box accepts)", written)
+    return list(accepted)
+
+
 def check_deck_sizes(f: HosFile, file: str, deck_len):
     """§3 steps 4-5 and §4.2 Q6 at every player count: setup deals the revolution deck and the
     display from the character deck, and Option 1b (which reveals a whole new display from the
@@ -387,7 +401,7 @@ def build(f: HosFile, file: str):
         capitals[region_country[r]] += region_type[r]
         region_hex[r] = hexv
         if rid == "GB_CAP":  # Q36: the GB capital's single box may accept a set of ranks
-            upper = list(f.gb_capital_box_ranks)
+            upper = gb_capital_ranks(file, key, upper, f.gb_capital_box_ranks)
         masks = []
         for b, spec in enumerate((upper, lower)):
             if spec is None:

@@ -125,6 +125,15 @@ def test_a_hexagon_value_that_is_a_boolean_is_refused(tmp_path):
     assert "key 'regions.FR_P1.2': expected an integer 0..20 (the hexagon value) (found True)" in message
 
 
+def test_q36_the_gb_capitals_own_rank_must_be_one_gb_capital_box_ranks_accepts(tmp_path):
+    """gb_capital_box_ranks decides the GB capital's box (Q36); a region rank outside it would
+    otherwise be ignored without a word."""
+    message = error_line(write(tmp_path, lambda raw: raw["regions"]["GB_CAP"].__setitem__(3, "baron")))
+    assert "key 'regions.GB_CAP.3': expected ranks among gb_capital_box_ranks ['king']" in message, message
+    accepted = write(tmp_path, lambda raw: raw.__setitem__("gb_capital_box_ranks", ["archduke", "king"]))
+    assert ENGINE.load_setup(accepted).resolved["game_data"]["gb_capital_box_ranks"] == ["archduke", "king"]
+
+
 def test_a_bad_mapping_key_is_named_as_the_key(tmp_path):
     message = error_line(write(tmp_path, lambda raw: raw["marks_per_type"].__setitem__("six", 1)))
     assert "key 'marks_per_type.six'" in message, message
