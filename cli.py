@@ -750,6 +750,40 @@ def print_comparison(directory: Path) -> None:
                  f" (of {table.height}); report: {directory / 'report.html'}")
 
 
+@app.command("tune-bot")
+@user_errors
+def tune_bot(
+    game: GameArg,
+    players: PlayersOpt,
+    against: Annotated[str, typer.Option("--against", help="The pool: comma-separated bot names or files.",
+                                         show_default=False)],
+    budget: Annotated[int, typer.Option("--budget", help="Training games in all, over every trial.", show_default=False)],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Tuning directory (SQLite study, tuned bot).",
+                                      show_default=False)],
+    family: Annotated[str, typer.Option("--family", help="The bot family whose parameters are tuned.")] = "greedy",
+    games_per_trial: Annotated[int, typer.Option("--games-per-trial", help="Games one candidate plays.")] = 400,
+    batch: Annotated[int, typer.Option("--batch", help="Candidates asked from Optuna at a time.")] = 8,
+    seed: SeedOpt = 0,
+    name: Annotated[Optional[str], typer.Option("--name", help="Name of the tuned bot (default tuned_<n>p).",
+                                                show_default=False)] = None,
+    start: Annotated[Optional[str], typer.Option("--start", help="A bot of the family as the first candidate "
+                                                 "(default: the family's defaults).", show_default=False)] = None,
+    sampler: Annotated[str, typer.Option("--sampler", help="tpe or cmaes.")] = "tpe",
+):
+    """Tune a bot family's parameters against a pool with Optuna; write the best as a bot YAML.
+
+    Example: courtsim tune-bot louis-xiv --players 2 --against greedy,coat_hoarder --budget 40000 --out runs/tune-lx-2p
+    """
+    from sim.studies.tune_bot import plan_tuning, tune
+
+    check_seed(seed, "--seed")
+    pool = [bot.strip() for bot in against.split(",") if bot.strip()]
+    plan = plan_tuning(game, players, pool, budget, out, family=family, games_per_trial=games_per_trial,
+                       batch=batch, seed=seed, name=name, start=start, sampler=sampler)
+    written = tune(plan, log=lambda message: print(message, file=sys.stderr), progress=True)
+    stdout.print(f"tuned bot: {written}\n{yaml.safe_load(written.read_text())['description']}")
+
+
 variants_app = typer.Typer(help="List the rule variants, or show one variant's overrides.", no_args_is_help=True)
 app.add_typer(variants_app, name="variants")
 

@@ -1,0 +1,267 @@
+"""``courtsim tune-bot``: tune a bot family's parameter vector against a pool of bots with Optuna.
+
+Each candidate (a parameter vector of the family, inside every parameter's documented range)
+plays the pool: at N players, every multiset of N - 1 opponents from the pool, in every seat
+rotation, the same number of games each; its score is its mean win credit (1 / winners for a
+win, shared wins split). Every candidate plays the *same* games (one seed, the same game
+indices: common random numbers), so candidates are compared on equal luck.
+
+Optuna's ask-and-tell proposes candidates in batches (TPE by default, CMA-ES on request); the
+study is stored in SQLite in the output directory, so an interrupted tuning resumes where it
+stopped (a trial that was asked but never told is marked failed and its games are played again).
+When the game budget is spent, the best few candidates are re-evaluated on fresh games (other
+game indices), because the winner of a noisy search is optimistically biased; the best of the
+re-evaluation is written as a bot YAML whose description carries its re-evaluated win rate and
+95% interval against the pool.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import yaml
+
+from sim import registry
+from sim.core.arguments import check_game_count
+from sim.core.engine import BotSeat, ConfigError
+from sim.core.results import write_bytes_atomically
+from strategies.bots import BotCatalogue, family_parameters
+from strategies.parameters import Parameter, bot_seat, parameter_vector
+
+STUDY_FILE = "study.db"
+STUDY_NAME = "tune-bot"
+SAMPLERS = ("tpe", "cmaes")
+# fresh games for the re-evaluation start here, far beyond any training game index
+FRESH_GAMES_OFFSET = 2**30
+CONFIDENCE_Z = 1.959963984540054   # 95%, two-sided
+
+
+@dataclass
+class TuningPlan:
+    game: str
+    n_players: int
+    family: str
+    pool: list[BotSeat]
+    budget: int                      # training games in all, over every trial
+    games_per_trial: int             # games one candidate plays (split over match-ups and seats)
+    batch: int                       # candidates asked at once
+    seed: int
+    out_dir: Path
+    name: str
+    start: dict[str, float]          # the first candidate (the family defaults or --start's bot)
+    sampler: str = "tpe"
+    top: int = 3                     # candidates re-evaluated on fresh games
+    fresh_games: int | None = None   # games of each re-evaluation (default: 4 x games_per_trial)
+
+    @property
+    def parameters(self) -> tuple[Parameter, ...]:
+        return family_parameters(self.game, self.family)
+
+
+def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_dir: Path, family: str = "greedy",
+                games_per_trial: int = 400, batch: int = 8, seed: int = 0, name: str | None = None,
+                start: str | None = None, sampler: str = "tpe", top: int = 3) -> TuningPlan:
+    """Validate everything before a game is played (one-line ConfigErrors)."""
+    engine = registry.get_engine(game)
+    if n_players not in engine.player_counts:
+        raise ConfigError(f"--players: {game} is played by {', '.join(map(str, engine.player_counts))} players, "
+                          f"found {n_players}")
+    strategies = registry.get_strategies(game)
+    if family not in strategies.FAMILY_PARAMETERS or not strategies.FAMILY_PARAMETERS[family]:
+        tunable = [name for name, parameters in strategies.FAMILY_PARAMETERS.items() if parameters]
+        raise ConfigError(f"--family: expected a {game} family with parameters ({', '.join(tunable)}), found {family!r}")
+    if not against:
+        raise ConfigError("--against: expected one or more bot names, comma-separated")
+    catalogue = BotCatalogue()
+    pool = [catalogue.definition(game, bot, "--against").bot_seat() for bot in against]
+    check_game_count(budget, "--budget")
+    check_game_count(games_per_trial, "--games-per-trial")
+    if budget < games_per_trial:
+        raise ConfigError(f"--budget: expected at least --games-per-trial ({games_per_trial:,}) games, found {budget:,}")
+    if not 1 <= batch <= 256:
+        raise ConfigError(f"--batch: expected 1..256 candidates at a time, found {batch}")
+    if sampler not in SAMPLERS:
+        raise ConfigError(f"--sampler: expected {' or '.join(SAMPLERS)}, found {sampler!r}")
+    if start is not None:
+        definition = catalogue.definition(game, start, "--start")
+        if definition.family != family:
+            raise ConfigError(f"--start: expected a bot of family {family}, found {definition.name} ({definition.family})")
+        start_values = dict(definition.parameters)
+    else:
+        start_values = {parameter.name: parameter.default for parameter in family_parameters(game, family)}
+    return TuningPlan(game, n_players, family, pool, budget, games_per_trial, batch, seed, Path(out_dir),
+                      name or f"tuned_{n_players}p", start_values, sampler, top)
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+def seatings(plan: TuningPlan) -> list[tuple[int, ...]]:
+    """Seat orders, as pool indices with -1 for the candidate: every multiset of N - 1 opponents
+    in every rotation of the candidate's seat."""
+    orders = []
+    for opponents in itertools.combinations_with_replacement(range(len(plan.pool)), plan.n_players - 1):
+        for seat in range(plan.n_players):
+            orders.append(tuple(opponents[:seat]) + (-1,) + tuple(opponents[seat:]))
+    return orders
+
+
+def candidate_bot(plan: TuningPlan, values: dict[str, float]) -> BotSeat:
+    strategies = registry.get_strategies(plan.game)
+    vector = parameter_vector(plan.parameters, values, strategies.N_PARAMETERS, f"candidate of {plan.family}")
+    return bot_seat(plan.name, plan.family, strategies.FAMILIES, plan.parameters, vector)
+
+
+def evaluate(plan: TuningPlan, values: dict[str, float], games: int, first_game: int = 0) -> tuple[float, int]:
+    """(win credits, seats played) of the candidate over ``games`` games split evenly over every
+    seating; game indices from ``first_game`` (the same for every candidate)."""
+    engine = registry.get_engine(plan.game)
+    setup = engine.load_setup()
+    candidate = candidate_bot(plan, values)
+    orders = seatings(plan)
+    per_seating = max(1, math.ceil(games / len(orders)))
+    credits, seats = 0.0, 0
+    for number, order in enumerate(orders):
+        bots = [candidate if index < 0 else plan.pool[index] for index in order]
+        tables = engine.play_chunk(setup, plan.n_players, bots, plan.seed, first_game + number * per_seating, per_seating)
+        seat_rows, game_rows = tables["seats"], tables["games"]
+        winners = np.repeat(np.asarray(game_rows["n_winners"], dtype=np.float64), plan.n_players)
+        credit = np.where(np.asarray(seat_rows["is_winner"]) > 0, 1.0 / np.maximum(winners, 1.0), 0.0)
+        mine = np.asarray(seat_rows["seat"]) == order.index(-1)
+        credits += float(credit[mine].sum())
+        seats += int(mine.sum())
+    return credits, seats
+
+
+def wilson(credits: float, seats: int) -> tuple[float, float]:
+    """95% Wilson interval of a win rate (win credits as successes)."""
+    if seats == 0:
+        return float("nan"), float("nan")
+    rate = credits / seats
+    denominator = 1 + CONFIDENCE_Z**2 / seats
+    centre = (rate + CONFIDENCE_Z**2 / (2 * seats)) / denominator
+    half = CONFIDENCE_Z * math.sqrt(rate * (1 - rate) / seats + CONFIDENCE_Z**2 / (4 * seats**2)) / denominator
+    return centre - half, centre + half
+
+
+# ----------------------------------------------------------------------------- the study
+
+def distributions(plan: TuningPlan) -> dict:
+    import optuna
+
+    return {parameter.name: (optuna.distributions.IntDistribution(int(parameter.low), int(parameter.high))
+                             if parameter.integer else
+                             optuna.distributions.FloatDistribution(parameter.low, parameter.high))
+            for parameter in plan.parameters}
+
+
+def open_study(plan: TuningPlan):
+    """The SQLite study of ``plan.out_dir`` (created, or resumed); trials left running by an
+    interrupted session are marked failed, so their candidates are simply asked anew."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    plan.out_dir.mkdir(parents=True, exist_ok=True)
+    sampler = (optuna.samplers.CmaEsSampler(seed=plan.seed) if plan.sampler == "cmaes"
+               else optuna.samplers.TPESampler(seed=plan.seed))
+    study = optuna.create_study(storage=f"sqlite:///{plan.out_dir / STUDY_FILE}", study_name=STUDY_NAME,
+                                direction="maximize", sampler=sampler, load_if_exists=True)
+    for trial in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        study.tell(trial.number, state=optuna.trial.TrialState.FAIL)
+    if not study.trials:
+        study.set_user_attr("plan", plan_record(plan))
+        study.enqueue_trial(plan.start)     # the starting point is the first candidate
+    elif study.user_attrs.get("plan") != plan_record(plan):
+        raise ConfigError(f"{plan.out_dir / STUDY_FILE} holds a tuning of another plan; choose another --out")
+    return study
+
+
+def plan_record(plan: TuningPlan) -> dict:
+    """What a resumed study must share with this one (the games its values were measured on)."""
+    return {"game": plan.game, "players": plan.n_players, "family": plan.family,
+            "pool": [bot.name for bot in plan.pool], "games_per_trial": plan.games_per_trial,
+            "seed": plan.seed, "start": plan.start}
+
+
+def completed(study) -> list:
+    import optuna
+
+    return study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+
+
+def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = True) -> Path:
+    """Run trials until the budget is spent, re-evaluate the best, write the bot file."""
+    study = open_study(plan)
+    space = distributions(plan)
+    total_trials = max(1, plan.budget // plan.games_per_trial)
+    with trial_progress(progress, total_trials) as advance:
+        advance(len(completed(study)), study)
+        while len(completed(study)) < total_trials:
+            asked = [study.ask(space) for _ in range(min(plan.batch, total_trials - len(completed(study))))]
+            for trial in asked:
+                credits, seats = evaluate(plan, trial.params, plan.games_per_trial)
+                study.tell(trial, credits / seats)
+                advance(1, study)
+    return write_best(plan, study, log)
+
+
+def write_best(plan: TuningPlan, study, log) -> Path:
+    """Re-evaluate the best ``plan.top`` candidates on fresh games; write the best as a bot."""
+    fresh = plan.fresh_games or 4 * plan.games_per_trial
+    best = sorted(completed(study), key=lambda trial: trial.value, reverse=True)[:plan.top]
+    results = []
+    for rank, trial in enumerate(best):
+        credits, seats = evaluate(plan, trial.params, fresh, first_game=FRESH_GAMES_OFFSET)
+        results.append((credits / seats, credits, seats, trial))
+        log(f"re-evaluated trial {trial.number} (training {trial.value:.1%}): {credits / seats:.1%} on {seats:,} fresh seats")
+    rate, credits, seats, trial = max(results, key=lambda entry: entry[0])
+    start_credits, start_seats = evaluate(plan, plan.start, fresh, first_game=FRESH_GAMES_OFFSET)
+    low, high = wilson(credits, seats)
+    pool = ", ".join(bot.name for bot in plan.pool)
+    bot = {
+        "name": plan.name, "game": plan.game, "family": plan.family,
+        "description": (f"Tuned by courtsim tune-bot at {plan.n_players} players against {pool}: wins {rate:.1%} "
+                        f"[{low:.1%}, {high:.1%}] of {seats:,} fresh seat-rotated seats (its starting point: "
+                        f"{start_credits / start_seats:.1%})."),
+        "parameters": {name: (int(value) if isinstance(value, int) else round(float(value), 6))
+                       for name, value in trial.params.items()},
+    }
+    path = plan.out_dir / f"{plan.name}.yaml"
+    write_bytes_atomically(yaml.safe_dump(bot, sort_keys=False, allow_unicode=True, width=100).encode("utf-8"), path)
+    write_bytes_atomically(yaml.safe_dump({"best_trial": trial.number, "training_value": float(trial.value),
+                                           "fresh": {"win_rate": rate, "low": low, "high": high, "seats": seats},
+                                           "start_fresh_win_rate": start_credits / start_seats,
+                                           "trials": len(completed(study)), "plan": plan_record(plan)},
+                                          sort_keys=False).encode("utf-8"), plan.out_dir / "tuning.yaml")
+    return path
+
+
+class trial_progress:
+    """A rich progress bar of trials with the best value so far (silent when ``enabled`` is false)."""
+
+    def __init__(self, enabled: bool, total: int):
+        self.enabled, self.total, self.bar = enabled, total, None
+
+    def __enter__(self):
+        if self.enabled:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(TextColumn("trials"), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("best {task.fields[best]}"), TimeRemainingColumn())
+            self.bar.start()
+            self.task = self.bar.add_task("tune", total=self.total, best="-")
+        return self.advance
+
+    def advance(self, count: int, study) -> None:
+        if self.bar is None or count == 0:
+            return
+        values = [trial.value for trial in completed(study)]
+        self.bar.update(self.task, advance=count, best=f"{max(values):.1%}" if values else "-")
+
+    def __exit__(self, *exception):
+        if self.bar is not None:
+            self.bar.stop()
+        return False
