@@ -650,7 +650,8 @@ def bots_show(
 
     Example: courtsim bots show crown_hunter   |   courtsim bots show my_bot.yaml
     """
-    from strategies.bots import BotCatalogue, family_parameters, looks_like_path, read_bot_file
+    from sim.core.yaml_files import looks_like_path
+    from strategies.bots import BotCatalogue, family_parameters, read_bot_file
 
     catalogue = BotCatalogue()
     if looks_like_path(name_or_path):

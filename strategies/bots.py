@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sim import registry
 from sim.core.engine import BotSeat, ConfigError
-from sim.core.yaml_files import read_yaml_mapping, validate
+from sim.core.yaml_files import looks_like_path, read_yaml_mapping, validate
 from strategies.parameters import Parameter, bot_seat, parameter_vector
 
 BOTS_DIR = Path(__file__).resolve().parent.parent / "configs" / "bots"
@@ -93,10 +93,6 @@ def bot_files(bots_dir: Path = BOTS_DIR) -> dict[tuple[str, str], tuple[Path, Bo
             raise ConfigError(f"{path}: key 'name': bot '{bot.name}' of {bot.game} is also defined in {found[key][0]}")
         found[key] = (path, bot)
     return found
-
-
-def looks_like_path(name_or_path: str) -> bool:
-    return name_or_path.endswith((".yaml", ".yml")) or "/" in name_or_path
 
 
 class BotCatalogue:

@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sim import registry
 from sim.core.engine import ConfigError, GameSetup
-from sim.core.yaml_files import found_text, read_yaml_mapping, validate
+from sim.core.yaml_files import found_text, looks_like_path, read_yaml_mapping, validate
 
 VARIANTS_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "variants"
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_\-]*$"
@@ -105,10 +105,6 @@ def game_folder(game: str) -> str:
     return game.replace("-", "_")
 
 
-def looks_like_path(name_or_path: str) -> bool:
-    return "/" in name_or_path or name_or_path.endswith((".yaml", ".yml"))
-
-
 def library_names(game: str) -> list[str]:
     folder = VARIANTS_DIR / game_folder(game)
     return sorted(path.stem for path in folder.glob("*.yaml")) if folder.is_dir() else []
@@ -125,8 +121,8 @@ def find_variant(name_or_path: str, game: str | None = None, near: Path | None =
     if near is not None and (near / f"{name_or_path}.yaml").is_file():
         return near / f"{name_or_path}.yaml"
     games = [game] if game else registry.known_games()
-    found = [VARIANTS_DIR / game_folder(name) / f"{name_or_path}.yaml" for name in games
-             if (VARIANTS_DIR / game_folder(name) / f"{name_or_path}.yaml").is_file()]
+    candidates = [VARIANTS_DIR / game_folder(name) / f"{name_or_path}.yaml" for name in games]
+    found = [path for path in candidates if path.is_file()]
     if len(found) > 1:
         raise ConfigError(f"variant '{name_or_path}' exists for several games; name the game (--game) or the file")
     if not found:
@@ -336,10 +332,10 @@ def load_setup(engine, game_file: str | None, variant: Variant | None, rule_over
     if variant.game != engine.name:
         raise ConfigError(f"{variant.path}: key 'game': expected a variant of {engine.name}, found {variant.game}")
     engine.load_setup(game_file, None)          # the game file's own errors name the game file
-    raw = read_yaml_mapping(Path(game_file) if game_file else Path(engine.default_game_file), "game")
     try:
         engine.load_setup(game_file, None, edit_game_data=variant.apply)
     except ConfigError as error:
+        raw = read_yaml_mapping(Path(game_file) if game_file else Path(engine.default_game_file), "game")
         raise ConfigError(blame(str(error), variant, raw)) from None
     for name, value in variant.rules.items():
         try:

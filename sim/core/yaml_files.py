@@ -115,6 +115,11 @@ def load_yaml_file(path: Path | str, what: str):
     return content
 
 
+def looks_like_path(name_or_path: str) -> bool:
+    """A command-line name that means a file (a bot, a variant) rather than a shipped name."""
+    return "/" in name_or_path or name_or_path.endswith((".yaml", ".yml"))
+
+
 def read_yaml_mapping(path: Path, what: str) -> dict:
     """The top-level mapping of a YAML file; ConfigError if missing, unreadable or not a mapping."""
     raw = load_yaml_file(path, what)

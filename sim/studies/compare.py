@@ -78,6 +78,8 @@ class ComparisonPlan:
     max_games: int | None = None
     adjustment: str = "holm"
     overwrite: bool = False
+    games_per_batch: int = 0         # games of one batch of one arm (every arm plays the same cells)
+    bots: list[str] = field(default_factory=list)   # the pool's bot names, in pool order
 
     @property
     def arms(self) -> list[Arm]:
@@ -121,7 +123,9 @@ def plan_comparison(experiment_file: Path, variant_names: list[str], out_dir: Pa
                           jobs if jobs is not None else experiment.jobs, until_resolved, margin, list(metrics or []),
                           max_games, adjustment, overwrite)
     for arm in plan.arms:   # every arm's rules validated up front, not after the baseline has run
-        arm_experiment(plan, arm, 0)
+        _, _, _, cells, config = arm_experiment(plan, arm, 0)
+    plan.games_per_batch = sum(cell.n_games for cell in cells)
+    plan.bots = [bot["name"] for bot in config["bots"]]
     if metrics:
         known = {metric.name for metric in known_metrics(plan)}
         unknown = [name for name in metrics if name not in known]
@@ -132,7 +136,7 @@ def plan_comparison(experiment_file: Path, variant_names: list[str], out_dir: Pa
 
 def arm_experiment(plan: ComparisonPlan, arm: Arm, batch: int):
     """(experiment, engine, setup, cells, config) of one arm's batch: the same cells for every arm."""
-    first_game = batch * games_per_batch(plan)
+    first_game = batch * plan.games_per_batch
     if first_game >= GAME_INDEX_LIMIT:
         raise ConfigError(f"--max-games: the comparison's batches would need game indices beyond {GAME_INDEX_LIMIT:,}")
     return prepare_experiment(plan.experiment_path, variant=str(arm.variant.path) if arm.variant else None,
@@ -140,23 +144,9 @@ def arm_experiment(plan: ComparisonPlan, arm: Arm, batch: int):
                               printed_rules=arm.variant is None)
 
 
-def games_per_batch(plan: ComparisonPlan) -> int:
-    _, _, _, cells, _ = prepare_experiment(plan.experiment_path, games_per_matchup=plan.games_per_matchup,
-                                           printed_rules=True)
-    return sum(cell.n_games for cell in cells)
-
-
 def known_metrics(plan: ComparisonPlan) -> list[paired_metrics.Metric]:
-    """The metrics the report knows for this experiment (names only: from a tiny dry frame)."""
-    return paired_metrics.declared_metrics(plan.experiment.game, plan.experiment.players,
-                                           bot_names(plan))
-
-
-def bot_names(plan: ComparisonPlan) -> list[str]:
-    from strategies.bots import BotCatalogue
-
-    catalogue = BotCatalogue()
-    return [catalogue.definition(plan.experiment.game, name).bot_seat().name for name in plan.experiment.bots]
+    """The metrics the report knows for this experiment (declared: no games needed)."""
+    return paired_metrics.declared_metrics(plan.experiment.game, plan.experiment.players, plan.bots)
 
 
 # ----------------------------------------------------------------------------- playing
@@ -166,7 +156,7 @@ def run_comparison(plan: ComparisonPlan, log: Callable[[str], None] = print, pro
     with its decisions, and the report. Returns the comparison directory."""
     plan.out_dir.mkdir(parents=True, exist_ok=True)
     write_plan(plan, decisions=[], batches=0, final=False)
-    per_batch = games_per_batch(plan)
+    per_batch = plan.games_per_batch
     max_batches = max(1, math.ceil(plan.max_games / per_batch)) if plan.until_resolved and plan.max_games else (
         1 if not plan.until_resolved else default_max_batches(per_batch))
     batch, decisions, table = 0, [], None
@@ -220,7 +210,7 @@ def comparison_table(plan: ComparisonPlan) -> pl.DataFrame:
     """One row per (metric, n_players, variant) over every finished batch; p-values adjusted
     over the whole table."""
     rows = []
-    bots = bot_names(plan)
+    bots = plan.bots
     for n_players in plan.experiment.players:
         baseline, metrics = paired_metrics.per_game(plan.baseline.runs, n_players, bots)
         for arm in plan.variants:
@@ -346,7 +336,7 @@ def write_plan(plan: ComparisonPlan, decisions: list[dict], batches: int, final:
         "method": {"confidence": CONFIDENCE, "adjustment": plan.adjustment, "alpha": ALPHA, "margin": plan.margin,
                    "until_resolved": plan.until_resolved,
                    "metrics": plan.metrics or (["seat win rates"] if plan.until_resolved else []),
-                   "games_per_batch": games_per_batch(plan), "games_per_matchup": plan.games_per_matchup,
+                   "games_per_batch": plan.games_per_batch, "games_per_matchup": plan.games_per_matchup,
                    "batches": batches, "max_games": plan.max_games, "seed": plan.experiment.seed},
         "sequential": decisions,
         "runs": {arm.name: [str(path) for path in arm.runs] for arm in plan.arms},

@@ -27,7 +27,8 @@ import yaml
 
 from sim import registry
 from sim.core.arguments import check_game_count
-from sim.core.engine import BotSeat, ConfigError
+from reports.stats import wilson_interval
+from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.core.results import write_bytes_atomically
 from strategies.bots import BotCatalogue, family_parameters
 from strategies.parameters import Parameter, bot_seat, parameter_vector
@@ -37,7 +38,6 @@ STUDY_NAME = "tune-bot"
 SAMPLERS = ("tpe", "cmaes")
 # fresh games for the re-evaluation start here, far beyond any training game index
 FRESH_GAMES_OFFSET = 2**30
-CONFIDENCE_Z = 1.959963984540054   # 95%, two-sided
 
 
 @dataclass
@@ -56,6 +56,7 @@ class TuningPlan:
     sampler: str = "tpe"
     top: int = 3                     # candidates re-evaluated on fresh games
     fresh_games: int | None = None   # games of each re-evaluation (default: 4 x games_per_trial)
+    setup: GameSetup | None = None   # the printed rules, loaded once for every evaluation
 
     @property
     def parameters(self) -> tuple[Parameter, ...]:
@@ -94,7 +95,7 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
     else:
         start_values = {parameter.name: parameter.default for parameter in family_parameters(game, family)}
     return TuningPlan(game, n_players, family, pool, budget, games_per_trial, batch, seed, Path(out_dir),
-                      name or f"tuned_{n_players}p", start_values, sampler, top)
+                      name or f"tuned_{n_players}p", start_values, sampler, top, setup=engine.load_setup())
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -119,14 +120,13 @@ def evaluate(plan: TuningPlan, values: dict[str, float], games: int, first_game:
     """(win credits, seats played) of the candidate over ``games`` games split evenly over every
     seating; game indices from ``first_game`` (the same for every candidate)."""
     engine = registry.get_engine(plan.game)
-    setup = engine.load_setup()
     candidate = candidate_bot(plan, values)
     orders = seatings(plan)
     per_seating = max(1, math.ceil(games / len(orders)))
     credits, seats = 0.0, 0
     for number, order in enumerate(orders):
         bots = [candidate if index < 0 else plan.pool[index] for index in order]
-        tables = engine.play_chunk(setup, plan.n_players, bots, plan.seed, first_game + number * per_seating, per_seating)
+        tables = engine.play_chunk(plan.setup, plan.n_players, bots, plan.seed, first_game + number * per_seating, per_seating)
         seat_rows, game_rows = tables["seats"], tables["games"]
         winners = np.repeat(np.asarray(game_rows["n_winners"], dtype=np.float64), plan.n_players)
         credit = np.where(np.asarray(seat_rows["is_winner"]) > 0, 1.0 / np.maximum(winners, 1.0), 0.0)
@@ -134,17 +134,6 @@ def evaluate(plan: TuningPlan, values: dict[str, float], games: int, first_game:
         credits += float(credit[mine].sum())
         seats += int(mine.sum())
     return credits, seats
-
-
-def wilson(credits: float, seats: int) -> tuple[float, float]:
-    """95% Wilson interval of a win rate (win credits as successes)."""
-    if seats == 0:
-        return float("nan"), float("nan")
-    rate = credits / seats
-    denominator = 1 + CONFIDENCE_Z**2 / seats
-    centre = (rate + CONFIDENCE_Z**2 / (2 * seats)) / denominator
-    half = CONFIDENCE_Z * math.sqrt(rate * (1 - rate) / seats + CONFIDENCE_Z**2 / (4 * seats**2)) / denominator
-    return centre - half, centre + half
 
 
 # ----------------------------------------------------------------------------- the study
@@ -197,14 +186,16 @@ def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = 
     study = open_study(plan)
     space = distributions(plan)
     total_trials = max(1, plan.budget // plan.games_per_trial)
+    done = [trial.value for trial in completed(study)]
     with trial_progress(progress, total_trials) as advance:
-        advance(len(completed(study)), study)
-        while len(completed(study)) < total_trials:
-            asked = [study.ask(space) for _ in range(min(plan.batch, total_trials - len(completed(study))))]
+        advance(done)
+        while len(done) < total_trials:
+            asked = [study.ask(space) for _ in range(min(plan.batch, total_trials - len(done)))]
             for trial in asked:
                 credits, seats = evaluate(plan, trial.params, plan.games_per_trial)
                 study.tell(trial, credits / seats)
-                advance(1, study)
+                advance([credits / seats])
+                done.append(credits / seats)
     return write_best(plan, study, log)
 
 
@@ -219,7 +210,7 @@ def write_best(plan: TuningPlan, study, log) -> Path:
         log(f"re-evaluated trial {trial.number} (training {trial.value:.1%}): {credits / seats:.1%} on {seats:,} fresh seats")
     rate, credits, seats, trial = max(results, key=lambda entry: entry[0])
     start_credits, start_seats = evaluate(plan, plan.start, fresh, first_game=FRESH_GAMES_OFFSET)
-    low, high = wilson(credits, seats)
+    low, high = (float(bound) for bound in wilson_interval(credits, seats))
     pool = ", ".join(bot.name for bot in plan.pool)
     bot = {
         "name": plan.name, "game": plan.game, "family": plan.family,
@@ -243,7 +234,7 @@ class trial_progress:
     """A rich progress bar of trials with the best value so far (silent when ``enabled`` is false)."""
 
     def __init__(self, enabled: bool, total: int):
-        self.enabled, self.total, self.bar = enabled, total, None
+        self.enabled, self.total, self.bar, self.best = enabled, total, None, None
 
     def __enter__(self):
         if self.enabled:
@@ -255,11 +246,12 @@ class trial_progress:
             self.task = self.bar.add_task("tune", total=self.total, best="-")
         return self.advance
 
-    def advance(self, count: int, study) -> None:
-        if self.bar is None or count == 0:
+    def advance(self, values: list[float]) -> None:
+        """Count the trials with these values; show the best value so far."""
+        if self.bar is None or not values:
             return
-        values = [trial.value for trial in completed(study)]
-        self.bar.update(self.task, advance=count, best=f"{max(values):.1%}" if values else "-")
+        self.best = max([*values, *([] if self.best is None else [self.best])])
+        self.bar.update(self.task, advance=len(values), best=f"{self.best:.1%}")
 
     def __exit__(self, *exception):
         if self.bar is not None:
