@@ -29,7 +29,7 @@ from sim.core import table_schema
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.run_manifest import courtsim_version
 from sim.core.runner import DEFAULT_CHUNK_SIZE, RunResult, plan_chunks, run_cells, run_simulation
-from strategies.bots import resolve_bots
+from strategies.bots import bot_package, resolve_bots
 
 USER_ERROR_EXIT = 2
 INTERRUPTED_EXIT = 130
@@ -656,7 +656,7 @@ def bots_show(
     catalogue = BotCatalogue()
     if looks_like_path(name_or_path):
         game = game or read_bot_file(Path(name_or_path)).game
-        registry.get_strategies(game)  # an unknown game in the file: one clear line
+        bot_package(game)  # an unknown game in the file: one clear line
     games = [game] if game else [g for g in registry.known_games() if name_or_path in catalogue.names(g)]
     if not games:
         raise ConfigError(f"unknown bot '{name_or_path}': see `courtsim bots list`")
@@ -798,7 +798,7 @@ def variants_list(game: Annotated[Optional[str], typer.Argument(
 
     listing = Table("game", "variant", "extends", "overrides", "description")
     for name in [game] if game else registry.known_games():
-        registry.get_strategies(name)  # an unknown game: one clear line
+        bot_package(name)  # an unknown game: one clear line
         for variant_name in variants.library_names(name):
             variant = variants.load_variant(variant_name, name)
             listing.add_row(name, variant.name, " -> ".join(variant.chain),

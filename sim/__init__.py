@@ -3,7 +3,7 @@
 Each game package calls :func:`use_source_keyed_numba_cache` before its kernels are defined:
 numba's on-disk cache then lives in a directory named after a hash of that game's kernel sources
 (the kernel modules of sim/core, sim/<game>, and whatever else the game names, such as
-strategies/louis_xiv.py). numba invalidates a cached function only when its
+strategies/<game>/). numba invalidates a cached function only when its
 *own* file changes, not when a function it calls in another module does; without this, an
 edited rule could keep running its stale compiled caller. Keying per game means editing one
 game never recompiles the other. A user-set NUMBA_CACHE_DIR is respected.

@@ -18,12 +18,7 @@ GAMES: dict[str, str] = {
     "heads-of-state": "sim.heads_of_state.engine:ENGINE",
 }
 
-
-# name -> the game's bot module (strategies/parameters.py says what it declares)
-STRATEGIES: dict[str, str] = {
-    "louis-xiv": "strategies.louis_xiv",
-    "heads-of-state": "strategies.heads_of_state",
-}
+# the games' bot packages: strategies/bots.py (bot resolution lives there, in one place)
 
 
 def known_games() -> list[str]:
@@ -36,13 +31,6 @@ def get_engine(name: str) -> GameEngine:
     if name not in GAMES:
         raise ConfigError(f"unknown game {name!r}; known games: {', '.join(known_games())}")
     return _load_engine(GAMES[name], name)
-
-
-def get_strategies(name: str):
-    """The bot module of game ``name`` (FAMILIES, FAMILY_PARAMETERS, N_PARAMETERS)."""
-    if name not in STRATEGIES:
-        raise ConfigError(f"unknown game {name!r}; known games: {', '.join(known_games())}")
-    return importlib.import_module(STRATEGIES[name])
 
 
 @cache

@@ -1,11 +1,12 @@
-"""Bots as data: YAML bot files, inheritance, validation, and resolution to kernel vectors.
+"""Bot resolution, in one place: game -> bot package, built-in families, YAML bot files with
+inheritance and validation, and resolution to the kernels' vectors (``resolve_bots``).
 
 A bot file (``configs/bots/<game>/<name>.yaml``)::
 
     # Crown hunter: chases crowns and Louis XIV's courtier, bribes for them.
     name: crown_hunter
     game: louis-xiv
-    family: greedy            # a policy family of that game (strategies/<game>.py FAMILIES)
+    family: greedy            # a policy family of that game (strategies/<game>/parameters.py)
     description: Chases crowns and Louis XIV's courtier; bribes for them.
     parameters:               # overrides of the family's documented defaults
       value_crown: 6.0
@@ -25,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+import importlib
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from sim import registry
@@ -33,6 +36,20 @@ from sim.core.yaml_files import looks_like_path, read_yaml_mapping, validate
 from strategies.parameters import Parameter, bot_seat, parameter_vector
 
 BOTS_DIR = Path(__file__).resolve().parent.parent / "configs" / "bots"
+
+# game name -> its bot package (strategies/parameters.py says what the package declares)
+BOT_PACKAGES: dict[str, str] = {
+    "louis-xiv": "strategies.louis_xiv",
+    "heads-of-state": "strategies.heads_of_state",
+}
+
+
+def bot_package(game: str):
+    """The bot package of ``game`` (FAMILIES, FAMILY_PARAMETERS, N_PARAMETERS, resolve_bot);
+    ConfigError for an unknown game."""
+    if game not in BOT_PACKAGES:
+        raise ConfigError(f"unknown game {game!r}; known games: {', '.join(registry.known_games())}")
+    return importlib.import_module(BOT_PACKAGES[game])
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_\-]*$"
 
 
@@ -60,7 +77,7 @@ class BotDefinition:
     chain: tuple[str, ...] = ()             # the extends chain, nearest first
 
     def bot_seat(self) -> BotSeat:
-        strategies = registry.get_strategies(self.game)
+        strategies = bot_package(self.game)
         vector = parameter_vector(strategies.FAMILY_PARAMETERS[self.family], self.parameters,
                                   strategies.N_PARAMETERS, f"{self.source}: bot '{self.name}'")
         return bot_seat(self.name, self.family, strategies.FAMILIES, strategies.FAMILY_PARAMETERS[self.family],
@@ -68,7 +85,7 @@ class BotDefinition:
 
 
 def family_parameters(game: str, family: str) -> tuple[Parameter, ...]:
-    return tuple(registry.get_strategies(game).FAMILY_PARAMETERS[family])
+    return tuple(bot_package(game).FAMILY_PARAMETERS[family])
 
 
 def builtin_definition(game: str, family: str) -> BotDefinition:
@@ -103,7 +120,7 @@ class BotCatalogue:
         self._files = bot_files(bots_dir)
 
     def names(self, game: str) -> list[str]:
-        builtins = list(registry.get_strategies(game).FAMILIES)
+        builtins = list(bot_package(game).FAMILIES)
         return builtins + sorted(name for (bot_game, name) in self._files if bot_game == game
                                  and name not in builtins)
 
@@ -115,7 +132,7 @@ class BotCatalogue:
         if (game, name_or_path) in self._files:
             path, bot = self._files[(game, name_or_path)]
             return self._resolve_file(game, path, bot, chain=())
-        families = registry.get_strategies(game).FAMILIES
+        families = bot_package(game).FAMILIES
         if name_or_path in families:
             return builtin_definition(game, name_or_path)
         raise ConfigError(f"{where}: unknown {game} bot '{name_or_path}': expected one of "
@@ -124,14 +141,14 @@ class BotCatalogue:
     def _resolve_file(self, game: str, path: Path, bot: BotFile, chain: tuple[str, ...]) -> BotDefinition:
         if bot.game != game:
             raise ConfigError(f"{path}: key 'game': expected {game} (the game being played), found {bot.game!r}")
-        if bot.name in registry.get_strategies(game).FAMILIES:
+        if bot.name in bot_package(game).FAMILIES:
             raise ConfigError(f"{path}: key 'name': expected a name of its own, found {bot.name!r}, the name "
                               "of a built-in bot (its rows would be merged with the built-in's)")
         if bot.name in chain:
             raise ConfigError(f"{path}: key 'extends': a cycle of bots ({' -> '.join((*chain, bot.name))})")
         base = self._base(game, path, bot, chain)
         family = base.family if base else bot.family
-        families = registry.get_strategies(game).FAMILIES
+        families = bot_package(game).FAMILIES
         if family not in families:
             raise ConfigError(f"{path}: key 'family': expected one of {', '.join(families)}, found {family!r}")
         parameters = dict(base.parameters) if base else builtin_definition(game, family).parameters
@@ -155,7 +172,7 @@ class BotCatalogue:
         if (game, bot.extends) in self._files:
             base_path, base_bot = self._files[(game, bot.extends)]
             return self._resolve_file(game, base_path, base_bot, (*chain, bot.name))
-        if bot.extends in registry.get_strategies(game).FAMILIES:
+        if bot.extends in bot_package(game).FAMILIES:
             return builtin_definition(game, bot.extends)
         raise ConfigError(f"{path}: key 'extends': expected a {game} bot ({', '.join(self.names(game))}), "
                           f"found {bot.extends!r}")
@@ -177,7 +194,7 @@ def resolve_bots(game: str, names: list[str], where: str = "--bots",
     """Bot names or paths -> BotSeats, all validated before any game runs; two different bots
     under one name are refused. A game without a bot module (a test engine) resolves its
     built-in names itself."""
-    if game not in registry.STRATEGIES:
+    if game not in BOT_PACKAGES:
         engine = registry.get_engine(game)
         return [engine.resolve_bot(name) for name in names]
     catalogue = BotCatalogue(bots_dir)

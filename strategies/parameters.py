@@ -1,14 +1,14 @@
 """What every game's bot module declares, and how a parameter dict becomes a kernel vector.
 
-A bot, for the kernels, is a family id and a float64 parameter vector (DEVELOPERS.md "bots as
-numbers"). Each game's ``strategies/<game>.py`` declares:
+A bot, for the kernels, is a family id and a float64 parameter vector (engine notes, "bots as
+numbers"). Each game's bot package ``strategies/<game>/`` declares, in its ``__init__``:
 
 - ``FAMILIES``: family name -> compiled family id (the if/elif in the game's decision code);
 - ``FAMILY_PARAMETERS``: family name -> tuple of :class:`Parameter` (meaning, default, range),
   in the order of the vector the kernels read;
 - ``N_PARAMETERS``: the width of the kernels' parameter matrix (the longest family).
 
-``strategies.bots`` turns YAML bot files into :class:`sim.core.engine.BotSeat` through
+``strategies.bots`` (the one place bots are resolved) turns names and YAML bot files into :class:`sim.core.engine.BotSeat` through
 :func:`parameter_vector`, so every game validates parameters the same way.
 """
 from __future__ import annotations
@@ -64,3 +64,12 @@ def bot_seat(name: str, family: str, families: dict[str, int], parameters: tuple
     """A resolved bot that knows its family's name and its parameters' names (for run.yaml)."""
     return BotSeat(name=name, family=int(families[family]), params=vector, family_name=family,
                    parameter_names=tuple(parameter.name for parameter in parameters))
+
+
+def builtin_bot(families: dict[str, int], family_parameters: dict[str, tuple[Parameter, ...]], width: int,
+                name: str, overrides: dict | None = None) -> BotSeat:
+    """The built-in bot of family ``name`` (its defaults, optionally with validated overrides)."""
+    if name not in families:
+        raise ConfigError(f"bots: unknown bot {name!r}: expected one of {', '.join(families)}")
+    vector = parameter_vector(family_parameters[name], overrides, width, f"bot '{name}'")
+    return bot_seat(name, name, families, family_parameters[name], vector)

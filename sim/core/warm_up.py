@@ -13,6 +13,7 @@ import time
 from joblib import Parallel, delayed
 
 from sim import registry
+from strategies.bots import bot_package
 
 # a search bot with the smallest budget: compiling its code is the point, not playing well
 CHEAP_SEARCH = {"rollouts": 1, "max_candidates": 2}
@@ -22,7 +23,7 @@ def warm_up_game(game: str) -> tuple[str, float]:
     """Play one game with each bot family in seat 0 (greedy elsewhere); returns seconds taken."""
     started = time.perf_counter()
     engine = registry.get_engine(game)
-    strategies = registry.get_strategies(game)
+    strategies = bot_package(game)
     setup = engine.load_setup()
     n_players = min(engine.player_counts)
     greedy = strategies.resolve_bot("greedy")

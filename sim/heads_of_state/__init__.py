@@ -16,7 +16,7 @@ state, constants       state.py (``HosState`` namedtuple, named indices, ``copy_
 §5 round end           round_end.py (influence scoring rows, hand cuts, new decks)
 §6 scoring             scoring.py (hexagon, square, large tokens, influence + tie-breaks,
                        majorities, winner)
-bots (H12)             bots.py (compiled decisions), strategies/heads_of_state.py (families)
+bots (H12)             strategies/heads_of_state/ (decide.choose: the entry point; greedy, search)
 chunk loop             kernel.py; outputs: tables.py; trace codes: events.py
 API                    engine.py (``ENGINE``); invariants.py (checks used by property tests)
 =====================  ==================================================================
@@ -37,4 +37,4 @@ Nothing is imported here, so ``import sim.heads_of_state`` stays cheap.
 """
 from sim import use_source_keyed_numba_cache
 
-use_source_keyed_numba_cache("heads_of_state")  # before any kernel module of this game is imported
+use_source_keyed_numba_cache("heads_of_state", extra_sources=("strategies/heads_of_state",))  # before any kernel module of this game is imported

@@ -17,10 +17,11 @@ from sim import kernel_source_hash
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.core.table_schema import WIN_DECIDED_BY_NAMES, bot_column, declared_tables, placements
 from sim.heads_of_state import events as ev
-from sim.heads_of_state.bots import GREEDY, RANDOM, SEARCH, search_signature_tag
+from strategies.heads_of_state.decide import search_signature_tag
+from strategies.heads_of_state.parameters import GREEDY, RANDOM, SEARCH
 from sim.heads_of_state.data import DEFAULT_FILE, load_data
 from sim.heads_of_state.kernel import play_chunk_kernel
-from sim.heads_of_state.search import search_choose
+from strategies.heads_of_state.search import search_choose
 from sim.heads_of_state.state import new_state
 from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_COUNTRIES, N_ROUNDS,
                                       OPTION_NAMES, RANK_NAMES, STEP_NAMES)
@@ -38,16 +39,16 @@ BETRAYALS_PER_GAME = 48
 TRACE_CAPACITY = 1 << 16
 
 
-def search_entry(data, cx):
+def search_entry(data, context):
     """(address, type tag) of the search bot's compiled ``search_choose`` for these data and
     context types, compiled (or loaded from numba's cache) on first use; make_ctx stores both in
-    ``cx.counters`` and bots.choose calls the search through the address (bots.call_search: why).
+    ``context.counters`` and bots.choose calls the search through the address (bots.call_search: why).
     Its rollouts run the rules engine compiled for ``Ctx`` (the code of every chunk without a search
     bot). Interpreted (NUMBA_DISABLE_JIT=1) the address is a dummy 1 (choose then calls
     search_choose directly)."""
     if numba.config.DISABLE_JIT:
         return 1, 0
-    arg_types = (numba.typeof(new_state(data)), numba.typeof(data), numba.typeof(cx))
+    arg_types = (numba.typeof(new_state(data)), numba.typeof(data), numba.typeof(context))
     signature = (*arg_types, numba.int64, numba.int64, numba.int64)
     if signature not in _SEARCH_ENTRIES:
         search_choose.compile(signature)
@@ -124,15 +125,15 @@ class HeadsOfStateEngine:
         calling single rule kernels from Python (tests, search bots)."""
         self._check(n_players, bots)
         family = np.array([b.family for b in bots], np.int64)
-        params = np.zeros((n_players, strategies.N_PARAMS), np.float64)
+        params = np.zeros((n_players, strategies.N_PARAMETERS), np.float64)
         for i, b in enumerate(bots):
-            vec = np.asarray(b.params, np.float64)[:strategies.N_PARAMS]
+            vec = np.asarray(b.params, np.float64)[:strategies.N_PARAMETERS]
             params[i, :len(vec)] = vec
         if betrayal_capacity is None:
             betrayal_capacity = max(16, BETRAYALS_PER_GAME * n_games)
         searching = any(b.family == SEARCH for b in bots)
         context_type = ev.SearchCtx if searching else ev.Ctx   # events.py: why two types
-        cx = context_type(
+        context = context_type(
             np.asarray(setup.rules, np.float64), family, params,
             np.zeros((ev.MAX_MOVES, 4), np.int64),
             np.zeros((n_games, N_G), np.int64), np.zeros((n_games * n_players, N_SE), np.int64),
@@ -143,8 +144,8 @@ class HeadsOfStateEngine:
             np.zeros((ev.N_WORK_ROWS, ev.WORK_WIDTH), np.int64), np.zeros(ev.WORK_WIDTH, np.float64),
         )
         if searching:
-            cx.counters[ev.K_SEARCH_FN], cx.counters[ev.K_SEARCH_TAG] = search_entry(setup.data, cx)
-        return cx
+            context.counters[ev.K_SEARCH_FN], context.counters[ev.K_SEARCH_TAG] = search_entry(setup.data, context)
+        return context
 
     def _run(self, setup, n_players, bots, seed, first_game, n_games, trace_on=False):
         b_cap = max(16, BETRAYALS_PER_GAME * n_games)
@@ -156,14 +157,14 @@ class HeadsOfStateEngine:
         if not 0 <= int(first_game) < 2**62:
             raise ConfigError(f"run: first_game: expected a non-negative game index, found {first_game!r}")
         while True:
-            cx = self.make_ctx(setup, n_players, bots, n_games, b_cap, t_cap)
-            stuck = play_chunk_kernel(setup.data, cx, n_players, np.uint64(int(seed)),
+            context = self.make_ctx(setup, n_players, bots, n_games, b_cap, t_cap)
+            stuck = play_chunk_kernel(setup.data, context, n_players, np.uint64(int(seed)),
                                       np.int64(first_game), np.int64(n_games))
-            flags = cx.counters[ev.K_OVERFLOW]
+            flags = context.counters[ev.K_OVERFLOW]
             if flags & ev.OVERFLOW_MOVES:
                 raise RuntimeError("heads-of-state: legal-move buffer overflow (raise events.MAX_MOVES)")
             if flags & ev.OVERFLOW_BETRAYALS:
-                b_cap = int(cx.counters[ev.K_BETRAYAL_N]) + 1   # exact need: rerun the chunk
+                b_cap = int(context.counters[ev.K_BETRAYAL_N]) + 1   # exact need: rerun the chunk
                 continue
             if flags & ev.OVERFLOW_TRACE:
                 t_cap *= 4
@@ -171,12 +172,12 @@ class HeadsOfStateEngine:
             break
         if stuck:
             raise RuntimeError(f"heads-of-state: {stuck} game(s) exceeded the turn safety net")
-        return cx
+        return context
 
     def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
-        cx = self._run(setup, n_players, bots, seed, first_game, n_games)
-        nb = int(cx.counters[ev.K_BETRAYAL_N])
-        return self.tables_of_chunk(setup, cx.games, cx.seats, cx.betrayals[:nb], cx.country, n_players, bots, seed)
+        context = self._run(setup, n_players, bots, seed, first_game, n_games)
+        nb = int(context.counters[ev.K_BETRAYAL_N])
+        return self.tables_of_chunk(setup, context.games, context.seats, context.betrayals[:nb], context.country, n_players, bots, seed)
 
     def table_schemas(self, setup=None) -> dict:
         """Every table's declared columns (sim.core.table_schema) for this setup's data."""
@@ -206,8 +207,8 @@ class HeadsOfStateEngine:
         return declared_tables(schemas, tables)
 
     def trace_events(self, setup, n_players, bots, seed, game_index):
-        cx = self._run(setup, n_players, bots, seed, game_index, 1, trace_on=True)
-        return cx.trace[:cx.counters[ev.K_TRACE_N]].reshape(-1, 4).copy()
+        context = self._run(setup, n_players, bots, seed, game_index, 1, trace_on=True)
+        return context.trace[:context.counters[ev.K_TRACE_N]].reshape(-1, 4).copy()
 
     def replay(self, setup, n_players, bots, seed, game_index):
         events = self.trace_events(setup, n_players, bots, seed, game_index)
@@ -227,10 +228,10 @@ def decode_events(events, description, bot_names=None):
         name = RANK_NAMES[r]
         return ("an " if name[0] in "aeiou" else "a ") + name
 
-    def seat(p):
-        name = f"seat {p}"
-        if bot_names is not None and 0 <= p < len(bot_names):
-            name += f" ({bot_names[p]})"
+    def seat(player):
+        name = f"seat {player}"
+        if bot_names is not None and 0 <= player < len(bot_names):
+            name += f" ({bot_names[player]})"
         return name
 
     lines = []
@@ -297,7 +298,7 @@ def decode_events(events, description, bot_names=None):
         elif code == ev.EV_SCORE:
             lines.append(f"final score {seat(a)}: {b}")
         elif code == ev.EV_GAME_END:
-            winners = [seat(p) for p in range(MAX_PLAYERS) if a & (1 << p)]
+            winners = [seat(player) for player in range(MAX_PLAYERS) if a & (1 << player)]
             how = ("", " (noble-card tie-break)", " (shared)")[c]
             lines.append(f"winner: {', '.join(winners)}{how}")
         else:

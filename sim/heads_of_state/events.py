@@ -1,6 +1,6 @@
 """Trace events (integer codes, decoded by ``engine.replay``) and the per-chunk context.
 
-A traced event is 4 int64 values: (code, a, b, c). Tracing is on when ``cx.counters[K_TRACE_ON]``
+A traced event is 4 int64 values: (code, a, b, c). Tracing is on when ``context.counters[K_TRACE_ON]``
 is 1; the kernel never builds strings. ``EVENT_FORMATS`` (Python) says how to print each code.
 """
 from collections import namedtuple
@@ -67,7 +67,7 @@ MAX_MOVES = 512
 @kernel
 def trace(counters, events, code, a, b, c):
     """Append one event (code, a, b, c) when tracing; a no-op in production runs.
-    Called as ``trace(cx.counters, cx.trace, ...)``: leaf helpers take arrays, not the whole
+    Called as ``trace(context.counters, context.trace, ...)``: leaf helpers take arrays, not the whole
     context, which keeps the compiled call sites (and compile time) small."""
     if counters[K_TRACE_ON] == 0:
         return

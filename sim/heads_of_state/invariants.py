@@ -19,89 +19,89 @@ INVARIANT_NAMES = ("ok", "tiles not conserved (32 per player: supply + board + h
 
 
 @kernel
-def check_state(st, d, end_of_turn):
-    n_players = st.scal[S_N_PLAYERS]
+def check_state(state, data, end_of_turn):
+    n_players = state.scal[S_N_PLAYERS]
     # tiles: supply + living nobles + dead tiles == tiles per colour (§1.2)
-    for p in range(n_players):
+    for player in range(n_players):
         for r in range(N_RANKS):
-            n = st.tiles[p, r]
+            n = state.tiles[player, r]
             if n < 0:
                 return BAD_NEGATIVE
-            for box in range(st.box_owner.shape[0]):
-                if st.box_owner[box] == p and st.box_rank[box] == r:
+            for box in range(state.box_owner.shape[0]):
+                if state.box_owner[box] == player and state.box_rank[box] == r:
                     n += 1
-            for region in range(st.dead.shape[1]):
-                n += st.dead[p, region, r]
-            if n != d.tiles_per_rank[r]:
+            for region in range(state.dead.shape[1]):
+                n += state.dead[player, region, r]
+            if n != data.tiles_per_rank[r]:
                 return BAD_TILES
     # boxes hold allowed ranks only (§2.1)
-    for box in range(st.box_owner.shape[0]):
-        if st.box_owner[box] >= 0:
-            if (d.box_ranks[box] >> st.box_rank[box]) & 1 == 0:
+    for box in range(state.box_owner.shape[0]):
+        if state.box_owner[box] >= 0:
+            if (data.box_ranks[box] >> state.box_rank[box]) & 1 == 0:
                 return BAD_BOX_RANK
-        elif st.box_rank[box] != -1:
+        elif state.box_rank[box] != -1:
             return BAD_BOX_RANK
     # noble cards: held + pile == 10 per rank (§1.2)
     for r in range(N_RANKS):
-        n = st.cards_left[r]
-        for p in range(n_players):
-            n += st.cards[p, r]
-        if n != d.noble_cards_per_rank or st.cards_left[r] < 0:
+        n = state.cards_left[r]
+        for player in range(n_players):
+            n += state.cards[player, r]
+        if n != data.noble_cards_per_rank or state.cards_left[r] < 0:
             return BAD_NOBLE_CARDS
     # score == sum of sources
-    for p in range(n_players):
+    for player in range(n_players):
         s = 0
         for k in range(N_SCORE_SOURCES):
-            s += st.score_src[p, k]
-        if s != st.score[p]:
+            s += state.score_src[player, k]
+        if s != state.score[player]:
             return BAD_SCORE_SUM
     # character cards (revolution card excluded) are conserved
     n = 0
-    for i in range(st.scal[S_DECK_N]):
+    for i in range(state.scal[S_DECK_N]):
         n += 1
-    for i in range(st.scal[S_REV_N]):
-        if st.rev[i] != REVOLUTION:
+    for i in range(state.scal[S_REV_N]):
+        if state.rev[i] != REVOLUTION:
             n += 1
-    for slot in range(st.display.shape[0]):
-        if st.display[slot] >= 0:
+    for slot in range(state.display.shape[0]):
+        if state.display[slot] >= 0:
             n += 1
-    n += st.scal[S_SET_ASIDE_N]
+    n += state.scal[S_SET_ASIDE_N]
     for t in range(N_CHAR_TYPES):
-        if st.discard[t] < 0:
+        if state.discard[t] < 0:
             return BAD_NEGATIVE
-        n += st.discard[t]
-        for p in range(n_players):
-            if st.hand[p, t] < 0:
+        n += state.discard[t]
+        for player in range(n_players):
+            if state.hand[player, t] < 0:
                 return BAD_NEGATIVE
-            n += st.hand[p, t]
-    if n != d.deck_len[n_players]:
+            n += state.hand[player, t]
+    if n != data.deck_len[n_players]:
         return BAD_CHAR_CARDS
     # betrayal cards are conserved
-    n = st.scal[S_BDECK_N]
-    for slot in range(st.bdisplay.shape[0]):
-        if st.bdisplay[slot] >= 0:
+    n = state.scal[S_BDECK_N]
+    for slot in range(state.bdisplay.shape[0]):
+        if state.bdisplay[slot] >= 0:
             n += 1
-    for t in range(st.bdiscard.shape[0]):
-        n += st.bdiscard[t]
-        for p in range(n_players):
-            if st.bhand[p, t] < 0:
+    for t in range(state.bdiscard.shape[0]):
+        n += state.bdiscard[t]
+        for player in range(n_players):
+            if state.bhand[player, t] < 0:
                 return BAD_NEGATIVE
-            n += st.bhand[p, t]
-    if n != d.bdeck_init.shape[0]:
+            n += state.bhand[player, t]
+    if n != data.bdeck_init.shape[0]:
         return BAD_BETRAYAL_CARDS
     if end_of_turn:
-        for p in range(n_players):
+        for player in range(n_players):
             c = 0
             b = 0
             for t in range(N_CHAR_TYPES):
-                c += st.hand[p, t]
-            for t in range(st.bhand.shape[1]):
-                b += st.bhand[p, t]
-            if c > d.hand_limit_char or b > d.hand_limit_betrayal:
+                c += state.hand[player, t]
+            for t in range(state.bhand.shape[1]):
+                b += state.bhand[player, t]
+            if c > data.hand_limit_char or b > data.hand_limit_betrayal:
                 return BAD_HAND_LIMIT
         empty = 0
-        for box in range(st.vacated.shape[0]):
-            if st.vacated[box] != 0 and st.box_owner[box] < 0:
+        for box in range(state.vacated.shape[0]):
+            if state.vacated[box] != 0 and state.box_owner[box] < 0:
                 empty += 1
         if empty > 1:
             return BAD_EMPTY_VACATED
@@ -109,24 +109,24 @@ def check_state(st, d, end_of_turn):
 
 
 @njit(cache=True)
-def play_checked(d, cx, n_players, seed, first_game, n_games, errors):
+def play_checked(data, context, n_players, seed, first_game, n_games, errors):
     """Like kernel.play_chunk_kernel, checking the invariants after setup and after every turn.
     errors[row] = first violated invariant (0 = none)."""
-    st = new_state(d)
+    state = new_state(data)
     for row in range(n_games):
-        setup_game(st, d, cx, n_players, seed, first_game + row, row)
-        errors[row] = check_state(st, d, False)
+        setup_game(state, data, context, n_players, seed, first_game + row, row)
+        errors[row] = check_state(state, data, False)
         turns = 0
-        while st.scal[S_GAME_OVER] == 0 and errors[row] == 0 and turns < 5000:
-            play_turn(st, d, cx)
+        while state.scal[S_GAME_OVER] == 0 and errors[row] == 0 and turns < 5000:
+            play_turn(state, data, context)
             turns += 1
             if errors[row] == 0:
-                errors[row] = check_state(st, d, st.scal[S_GAME_OVER] == 0)
-            st.vacated[:] = 0
+                errors[row] = check_state(state, data, state.scal[S_GAME_OVER] == 0)
+            state.vacated[:] = 0
         if errors[row] == 0:
-            if st.scal[S_ROUND] != N_ROUNDS - 1 or st.scal[S_GAME_OVER] == 0:
+            if state.scal[S_ROUND] != N_ROUNDS - 1 or state.scal[S_GAME_OVER] == 0:
                 errors[row] = BAD_ROUNDS
             for r in range(N_ROUNDS):
-                if st.round_step[r] == 0:
+                if state.round_step[r] == 0:
                     errors[row] = BAD_ROUNDS
-        record_game(st, d, cx, seed, row)
+        record_game(state, data, context, seed, row)

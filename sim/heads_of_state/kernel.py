@@ -1,5 +1,5 @@
 """The chunk loop: one compiled call plays games first_game .. first_game+n_games-1, each from
-its own random streams (seed, game index, source), and fills the output blocks of ``cx``."""
+its own random streams (seed, game index, source), and fills the output blocks of ``context``."""
 from numba import njit
 
 from sim.core.random_streams import ONE, draw_at, index_below, seed_streams, stream_key, unit_float
@@ -22,114 +22,114 @@ MAX_TURNS = 5000   # safety net; a game has ~100-150 turns
 
 
 @kernel
-def choose_start_player(cx, n_players, seed, game_index):
+def choose_start_player(context, n_players, seed, game_index):
     """§3 step 11: "choose the start player at random". Seat 0 unless the rule switch
     random_start_player is on; then one draw of the game's own start-player source, so the
     switch shifts no other source's draws."""
-    if cx.rules[R_RANDOM_START_PLAYER] == 0.0:
+    if context.rules[R_RANDOM_START_PLAYER] == 0.0:
         return 0
     key = stream_key(seed, game_index, RNG_START_PLAYER)
     return index_below(unit_float(draw_at(key, ONE)), n_players)
 
 
 @kernel
-def setup_game(st, d, cx, n_players, seed, game_index, row):
+def setup_game(state, data, context, n_players, seed, game_index, row):
     """§3: empty board, noble card piles, decks, displays; the start player; round 1589."""
-    clear_state(st)
-    seed_streams(st.streams, seed, game_index)
-    st.scal[S_N_PLAYERS] = n_players
-    st.scal[S_GAME_ROW] = row
-    st.scal[S_GAME_INDEX] = game_index
-    start_seat = choose_start_player(cx, n_players, seed, game_index)   # step 11
-    st.scal[S_START_SEAT] = start_seat
-    st.scal[S_ACTIVE] = start_seat
-    st.scal[S_ROUND] = 0
-    st.cards_left[:] = d.noble_cards_per_rank          # step 1
-    for p in range(n_players):                          # step 9
+    clear_state(state)
+    seed_streams(state.streams, seed, game_index)
+    state.scal[S_N_PLAYERS] = n_players
+    state.scal[S_GAME_ROW] = row
+    state.scal[S_GAME_INDEX] = game_index
+    start_seat = choose_start_player(context, n_players, seed, game_index)   # step 11
+    state.scal[S_START_SEAT] = start_seat
+    state.scal[S_ACTIVE] = start_seat
+    state.scal[S_ROUND] = 0
+    state.cards_left[:] = data.noble_cards_per_rank          # step 1
+    for player in range(n_players):                          # step 9
         for r in range(N_RANKS):
-            st.tiles[p, r] = d.tiles_per_rank[r]
-    build_character_decks(st, d, cx)                        # steps 2-5
-    setup_betrayal_deck(st, d, cx)                      # step 6
-    trace(cx.counters, cx.trace, EV_GAME_START, n_players, game_index, seed)
-    score_starting_points(st, d, cx, n_players, start_seat)
-    trace(cx.counters, cx.trace, EV_ROUND_START, 0, 0, 0)
+            state.tiles[player, r] = data.tiles_per_rank[r]
+    build_character_decks(state, data, context)                        # steps 2-5
+    setup_betrayal_deck(state, data, context)                      # step 6
+    trace(context.counters, context.trace, EV_GAME_START, n_players, game_index, seed)
+    score_starting_points(state, data, context, n_players, start_seat)
+    trace(context.counters, context.trace, EV_ROUND_START, 0, 0, 0)
 
 
 @kernel
-def score_starting_points(st, d, cx, n_players, start_seat):
+def score_starting_points(state, data, context, n_players, start_seat):
     """A designer's start-player compensation (game file starting_points; all 0 in the printed
     game, which has only the first-turn takes of §4.1): points by place after the start player."""
     for place in range(n_players):
-        points = d.starting_points[n_players, place]
+        points = data.starting_points[n_players, place]
         if points != 0:
             seat = (start_seat + place) % n_players
-            add_score(st, seat, SRC_START, points)
-            trace(cx.counters, cx.trace, EV_STARTING_POINTS, seat, points, 0)
+            add_score(state, seat, SRC_START, points)
+            trace(context.counters, context.trace, EV_STARTING_POINTS, seat, points, 0)
 
 
 @kernel
-def play_game(st, d, cx):
+def play_game(state, data, context):
     """Turns until the 1789 revolution card (§5.3: exactly three rounds). Returns False if the
     safety net tripped (never expected)."""
     for _ in range(MAX_TURNS):
-        play_turn(st, d, cx)
-        if st.scal[S_GAME_OVER] != 0:
+        play_turn(state, data, context)
+        if state.scal[S_GAME_OVER] != 0:
             return True
     return False
 
 
 @kernel
-def record_game(st, d, cx, seed, row):
-    n_players = st.scal[S_N_PLAYERS]
-    mask, first, code = find_winners(st, cx)
-    g = cx.games[row]
-    g[G_GAME_INDEX] = st.scal[S_GAME_INDEX]
+def record_game(state, data, context, seed, row):
+    n_players = state.scal[S_N_PLAYERS]
+    mask, first, code = find_winners(state, context)
+    g = context.games[row]
+    g[G_GAME_INDEX] = state.scal[S_GAME_INDEX]
     g[G_SEED] = seed
     g[G_N_PLAYERS] = n_players
     g[G_WINNER_MASK] = mask
     g[G_FIRST_WINNER] = first
     g[G_WINNER_TIEBREAK] = code
-    g[G_FIRST_START_SEAT] = st.scal[S_START_SEAT]
+    g[G_FIRST_START_SEAT] = state.scal[S_START_SEAT]
     for r in range(N_ROUNDS):
-        g[G_TURNS_ROUND + r] = st.turns_round[r]
-        g[G_ROUND_END_STEP + r] = st.round_step[r]
-        g[G_REVOLUTION_POSITION + r] = st.rev_position[r]
-    for p in range(n_players):
-        s = cx.seats[row * n_players + p]
-        s[SE_GAME_INDEX] = st.scal[S_GAME_INDEX]
-        s[SE_SEAT] = p
-        s[SE_BOT_FAMILY] = cx.bot_family[p]
-        s[SE_SCORE] = st.score[p]
+        g[G_TURNS_ROUND + r] = state.turns_round[r]
+        g[G_ROUND_END_STEP + r] = state.round_step[r]
+        g[G_REVOLUTION_POSITION + r] = state.rev_position[r]
+    for player in range(n_players):
+        s = context.seats[row * n_players + player]
+        s[SE_GAME_INDEX] = state.scal[S_GAME_INDEX]
+        s[SE_SEAT] = player
+        s[SE_BOT_FAMILY] = context.bot_family[player]
+        s[SE_SCORE] = state.score[player]
         for k in range(N_SCORE_SOURCES):
-            s[SE_SCORE_SRC + k] = st.score_src[p, k]
+            s[SE_SCORE_SRC + k] = state.score_src[player, k]
         for r in range(N_ROUNDS):
-            s[SE_SCORE_AFTER + r] = st.score_round[p, r]
+            s[SE_SCORE_AFTER + r] = state.score_round[player, r]
         for r in range(N_RANKS):
-            s[SE_RAISED + r] = st.raised[p, r]
-        s[SE_NOBLES_LOST] = st.lost[p]
+            s[SE_RAISED + r] = state.raised[player, r]
+        s[SE_NOBLES_LOST] = state.lost[player]
         for r in range(N_RANKS):
-            s[SE_CARDS + r] = st.cards[p, r]
+            s[SE_CARDS + r] = state.cards[player, r]
         for k in range(4):
-            s[SE_TURNS + k] = st.options[p, k]
+            s[SE_TURNS + k] = state.options[player, k]
         for k in range(N_STATS):
-            s[SE_STATS + k] = st.stats[p, k]
+            s[SE_STATS + k] = state.stats[player, k]
         held = 0
-        for t in range(st.bhand.shape[1]):
-            held += st.bhand[p, t]
+        for t in range(state.bhand.shape[1]):
+            held += state.bhand[player, t]
         s[SE_STATS + N_STATS] = held
-        s[SE_IS_WINNER] = 1 if mask & (1 << p) else 0
-        trace(cx.counters, cx.trace, EV_SCORE, p, st.score[p], 0)
-    trace(cx.counters, cx.trace, EV_GAME_END, mask, first, code)
+        s[SE_IS_WINNER] = 1 if mask & (1 << player) else 0
+        trace(context.counters, context.trace, EV_SCORE, player, state.score[player], 0)
+    trace(context.counters, context.trace, EV_GAME_END, mask, first, code)
 
 
 @njit(cache=True)
-def play_chunk_kernel(d, cx, n_players, seed, first_game, n_games):
+def play_chunk_kernel(data, context, n_players, seed, first_game, n_games):
     """Play a chunk of games; returns the number of games whose safety net tripped (0 expected)."""
-    st = new_state(d)
+    state = new_state(data)
     stuck = 0
     for row in range(n_games):
-        setup_game(st, d, cx, n_players, seed, first_game + row, row)
-        if not play_game(st, d, cx):
+        setup_game(state, data, context, n_players, seed, first_game + row, row)
+        if not play_game(state, data, context):
             stuck += 1
-        record_game(st, d, cx, seed, row)
+        record_game(state, data, context, seed, row)
     return stuck

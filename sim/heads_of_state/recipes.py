@@ -4,12 +4,12 @@ from sim.heads_of_state.state import COURTESAN, N_ATTRIBUTES, kernel
 
 
 @kernel
-def can_pay_hand(hand, recipe, courtesan_ok, p, rank):
+def can_pay_hand(hand, recipe, courtesan_ok, player, rank):
     """§1.4: p's hand covers the recipe of ``rank``, with at most one courtesan where allowed."""
     missing = 0
     for a in range(N_ATTRIBUTES):
-        if recipe[rank, a] > 0 and hand[p, a] == 0:
+        if recipe[rank, a] > 0 and hand[player, a] == 0:
             missing += 1
     if missing == 0:
         return True
-    return missing == 1 and courtesan_ok[rank] > 0 and hand[p, COURTESAN] > 0
+    return missing == 1 and courtesan_ok[rank] > 0 and hand[player, COURTESAN] > 0

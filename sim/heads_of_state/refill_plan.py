@@ -25,13 +25,13 @@ LEAVE_EMPTY = N_RANKS * PAY_CHOICES
 
 
 @kernel
-def payment_fits(hand, d, strict, rank, replaced):
+def payment_fits(hand, data, strict, rank, replaced):
     """§1.4 (same legality as nobles.list_payments) for a hand row: the exact recipe
     (``replaced`` = -1), or one courtesan instead of attribute ``replaced`` (not for baron/king;
     Q14 ``strict``: only for an attribute not in hand)."""
-    recipe = d.recipe
+    recipe = data.recipe
     if replaced >= 0:
-        if d.courtesan_ok[rank] == 0 or recipe[rank, replaced] == 0 or hand[COURTESAN] == 0:
+        if data.courtesan_ok[rank] == 0 or recipe[rank, replaced] == 0 or hand[COURTESAN] == 0:
             return False
         if strict and hand[replaced] > 0:
             return False
@@ -42,57 +42,57 @@ def payment_fits(hand, d, strict, rank, replaced):
 
 
 @kernel
-def pay_hand(hand, d, rank, replaced, sign):
+def pay_hand(hand, data, rank, replaced, sign):
     """Take (sign = -1) or give back (sign = +1) the cards of a payment in a hand row."""
-    recipe = d.recipe
+    recipe = data.recipe
     for a in range(N_ATTRIBUTES):
         if recipe[rank, a] > 0:
             hand[COURTESAN if a == replaced else a] += sign
 
 
 @kernel
-def load_plan(st, d, cx, p, skip_box, extra_mask):
+def load_plan(state, data, context, player, skip_box, extra_mask):
     """Fill the plan rows: the rank masks of the boxes vacated this turn and still empty (except
     ``skip_box``), plus ``extra_mask`` (the target's box) if >= 0; p's hand and tiles.
     Returns the number of boxes in the plan."""
-    masks = cx.work[W_PLAN_MASK]
+    masks = context.work[W_PLAN_MASK]
     n = 0
-    for box in range(st.vacated.shape[0]):
-        if st.vacated[box] != 0 and st.box_owner[box] < 0 and box != skip_box and n < masks.shape[0]:
-            masks[n] = d.box_ranks[box]
+    for box in range(state.vacated.shape[0]):
+        if state.vacated[box] != 0 and state.box_owner[box] < 0 and box != skip_box and n < masks.shape[0]:
+            masks[n] = data.box_ranks[box]
             n += 1
     if extra_mask >= 0 and n < masks.shape[0]:
         masks[n] = extra_mask
         n += 1
-    hand = cx.work[W_PLAN_HAND]
+    hand = context.work[W_PLAN_HAND]
     for t in range(N_CHAR_TYPES):
-        hand[t] = st.hand[p, t]
-    tiles = cx.work[W_PLAN_TILES]
+        hand[t] = state.hand[player, t]
+    tiles = context.work[W_PLAN_TILES]
     for r in range(N_RANKS):
-        tiles[r] = st.tiles[p, r]
+        tiles[r] = state.tiles[player, r]
     return n
 
 
 @kernel
-def option_fits(d, hand, tiles, mask, o, empties, strict):
+def option_fits(data, hand, tiles, mask, o, empties, strict):
     if o == LEAVE_EMPTY:
         return empties == 0                       # §4.4 step 3: at most one box left empty
     rank = o // PAY_CHOICES
-    return (mask >> rank) & 1 == 1 and tiles[rank] > 0 and payment_fits(hand, d, strict, rank,
+    return (mask >> rank) & 1 == 1 and tiles[rank] > 0 and payment_fits(hand, data, strict, rank,
                                                                           o % PAY_CHOICES - 1)
 
 
 @kernel
-def plan_exists(d, cx, n):
+def plan_exists(data, context, n):
     """Depth-first search for a refill plan of the ``n`` loaded boxes leaving at most one empty.
     Leaves the plan rows in an undefined state (callers reload them with ``load_plan``)."""
     if n <= 1:
         return True                               # a single box may always be left empty
-    strict = cx.rules[R_COURTESAN_ONLY_MISSING] != 0.0
-    masks = cx.work[W_PLAN_MASK]
-    option = cx.work[W_PLAN_OPTION]
-    hand = cx.work[W_PLAN_HAND]
-    tiles = cx.work[W_PLAN_TILES]
+    strict = context.rules[R_COURTESAN_ONLY_MISSING] != 0.0
+    masks = context.work[W_PLAN_MASK]
+    option = context.work[W_PLAN_OPTION]
+    hand = context.work[W_PLAN_HAND]
+    tiles = context.work[W_PLAN_TILES]
     empties = 0
     level = 0
     option[0] = -1
@@ -101,10 +101,10 @@ def plan_exists(d, cx, n):
         if o == LEAVE_EMPTY:                      # undo this level's current choice
             empties -= 1
         elif o >= 0:
-            pay_hand(hand, d, o // PAY_CHOICES, o % PAY_CHOICES - 1, 1)
+            pay_hand(hand, data, o // PAY_CHOICES, o % PAY_CHOICES - 1, 1)
             tiles[o // PAY_CHOICES] += 1
         o += 1
-        while o <= LEAVE_EMPTY and not option_fits(d, hand, tiles, masks[level], o, empties, strict):
+        while o <= LEAVE_EMPTY and not option_fits(data, hand, tiles, masks[level], o, empties, strict):
             o += 1
         if o > LEAVE_EMPTY:                       # no choice left here: back to the previous box
             option[level] = -1
@@ -113,7 +113,7 @@ def plan_exists(d, cx, n):
         if o == LEAVE_EMPTY:
             empties += 1
         else:
-            pay_hand(hand, d, o // PAY_CHOICES, o % PAY_CHOICES - 1, -1)
+            pay_hand(hand, data, o // PAY_CHOICES, o % PAY_CHOICES - 1, -1)
             tiles[o // PAY_CHOICES] -= 1
         option[level] = o
         if level == n - 1:
@@ -124,68 +124,68 @@ def plan_exists(d, cx, n):
 
 
 @kernel
-def plan_with_target(st, d, cx, p, box):
+def plan_with_target(state, data, context, player, box):
     """Q8 deferred, before a play on ``box``: a refill plan exists for (vacated boxes + box)."""
-    return plan_exists(d, cx, load_plan(st, d, cx, p, -1, d.box_ranks[box]))
+    return plan_exists(data, context, load_plan(state, data, context, player, -1, data.box_ranks[box]))
 
 
 @kernel
-def refill_keeps_plan(st, d, cx, p, box, rank, replaced):
+def refill_keeps_plan(state, data, context, player, box, rank, replaced):
     """Q8 deferred, at the end of the plays: refilling ``box`` with ``rank`` paid this way is
     legal (§4.3) and the other empty vacated boxes still have a plan leaving at most one empty."""
-    n = load_plan(st, d, cx, p, box, -1)
-    hand = cx.work[W_PLAN_HAND]
-    tiles = cx.work[W_PLAN_TILES]
-    strict = cx.rules[R_COURTESAN_ONLY_MISSING] != 0.0
-    if (d.box_ranks[box] >> rank) & 1 == 0 or tiles[rank] == 0 or \
-            not payment_fits(hand, d, strict, rank, replaced):
+    n = load_plan(state, data, context, player, box, -1)
+    hand = context.work[W_PLAN_HAND]
+    tiles = context.work[W_PLAN_TILES]
+    strict = context.rules[R_COURTESAN_ONLY_MISSING] != 0.0
+    if (data.box_ranks[box] >> rank) & 1 == 0 or tiles[rank] == 0 or \
+            not payment_fits(hand, data, strict, rank, replaced):
         return False
-    pay_hand(hand, d, rank, replaced, -1)
+    pay_hand(hand, data, rank, replaced, -1)
     tiles[rank] -= 1
-    return plan_exists(d, cx, n)
+    return plan_exists(data, context, n)
 
 
 @kernel
-def empty_vacated_boxes(st):
+def empty_vacated_boxes(state):
     n = 0
-    for box in range(st.vacated.shape[0]):
-        if st.vacated[box] != 0 and st.box_owner[box] < 0:
+    for box in range(state.vacated.shape[0]):
+        if state.vacated[box] != 0 and state.box_owner[box] < 0:
             n += 1
     return n
 
 
 @kernel
-def list_deferred_refills(st, d, cx, p):
+def list_deferred_refills(state, data, context, player):
     """Every (vacated empty box, rank) p may refill now keeping a plan for the rest (some payment
     of it does), plus a final 'stop' row when at most one vacated box is still empty."""
-    mv = cx.moves
+    moves = context.moves
     n = 0
-    for box in range(st.vacated.shape[0]):
-        if st.vacated[box] == 0 or st.box_owner[box] >= 0:
+    for box in range(state.vacated.shape[0]):
+        if state.vacated[box] == 0 or state.box_owner[box] >= 0:
             continue
         for rank in range(N_RANKS):
-            if (d.box_ranks[box] >> rank) & 1 == 0:
+            if (data.box_ranks[box] >> rank) & 1 == 0:
                 continue
             for replaced in range(-1, N_ATTRIBUTES):
-                if refill_keeps_plan(st, d, cx, p, box, rank, replaced):
-                    mv[n, 0] = box
-                    mv[n, 1] = rank
+                if refill_keeps_plan(state, data, context, player, box, rank, replaced):
+                    moves[n, 0] = box
+                    moves[n, 1] = rank
                     n += 1
                     break
-    if empty_vacated_boxes(st) <= 1:
-        mv[n, 0] = -1
-        mv[n, 1] = -1
+    if empty_vacated_boxes(state) <= 1:
+        moves[n, 0] = -1
+        moves[n, 1] = -1
         n += 1
     return n
 
 
 @kernel
-def list_plan_payments(st, d, cx, p, box, rank):
+def list_plan_payments(state, data, context, player, box, rank):
     """The payments of nobles.list_payments (same order) that keep a plan for the other boxes."""
-    mv = cx.moves
+    moves = context.moves
     n = 0
     for replaced in range(-1, N_ATTRIBUTES):
-        if refill_keeps_plan(st, d, cx, p, box, rank, replaced):
-            mv[n, 0] = replaced
+        if refill_keeps_plan(state, data, context, player, box, rank, replaced):
+            moves[n, 0] = replaced
             n += 1
     return n

@@ -13,97 +13,97 @@ TB_NO_CONTEST, TB_INFLUENCE, TB_HIGHEST_RANK, TB_HEXAGON, TB_UNRESOLVED = -1, 0,
 
 
 @kernel
-def add_score(st, p, source, points):
-    st.score[p] += points
-    st.score_src[p, source] += points
+def add_score(state, player, source, points):
+    state.score[player] += points
+    state.score_src[player, source] += points
 
 
 @kernel
-def take_hexagon_token(st, d, cx, p, region):
+def take_hexagon_token(state, data, context, player, region):
     """§6.1: the first noble raised in a region takes its hexagon token."""
-    if st.hex_owner[region] < 0:
-        st.hex_owner[region] = p
-        add_score(st, p, SRC_HEXAGON, d.region_hex[region])
-        trace(cx.counters, cx.trace, EV_HEXAGON, p, region, d.region_hex[region])
+    if state.hex_owner[region] < 0:
+        state.hex_owner[region] = player
+        add_score(state, player, SRC_HEXAGON, data.region_hex[region])
+        trace(context.counters, context.trace, EV_HEXAGON, player, region, data.region_hex[region])
 
 
 @kernel
-def has_noble_in_region(st, d, p, region):
+def has_noble_in_region(state, data, player, region):
     """§6.2 condition for one region: a living noble in a box or a dead tile on the hexagon."""
-    region_box = d.region_box
-    box_owner = st.box_owner
-    dead = st.dead
+    region_box = data.region_box
+    box_owner = state.box_owner
+    dead = state.dead
     for b in range(2):
         box = region_box[region, b]
-        if box >= 0 and box_owner[box] == p:
+        if box >= 0 and box_owner[box] == player:
             return True
     for r in range(N_RANKS):
-        if dead[p, region, r] > 0:
+        if dead[player, region, r] > 0:
             return True
     return False
 
 
 @kernel
-def take_square_token(st, d, cx, p, country):
+def take_square_token(state, data, context, player, country):
     """§6.2: first/second player with a noble (alive or dead) in every region of the country takes the
     higher/lower square token and takes back his dead tiles from that country's hexagons."""
-    if st.square_owner[p, country] != 0 or st.square_next[country] >= 2:
+    if state.square_owner[player, country] != 0 or state.square_next[country] >= 2:
         return
-    country_regions = d.country_regions
-    for i in range(d.country_nreg[country]):
-        if not has_noble_in_region(st, d, p, country_regions[country, i]):
+    country_regions = data.country_regions
+    for i in range(data.country_nreg[country]):
+        if not has_noble_in_region(state, data, player, country_regions[country, i]):
             return
-    points = d.square_tokens[country, st.square_next[country]]
-    st.square_next[country] += 1
-    st.square_owner[p, country] = 1
-    add_score(st, p, SRC_COUNTRY, points)
+    points = data.square_tokens[country, state.square_next[country]]
+    state.square_next[country] += 1
+    state.square_owner[player, country] = 1
+    add_score(state, player, SRC_COUNTRY, points)
     returned = 0
-    tiles = st.tiles
-    dead = st.dead
-    for i in range(d.country_nreg[country]):
+    tiles = state.tiles
+    dead = state.dead
+    for i in range(data.country_nreg[country]):
         region = country_regions[country, i]
         for r in range(N_RANKS):
-            tiles[p, r] += dead[p, region, r]
-            returned += dead[p, region, r]
-            dead[p, region, r] = 0
-    trace(cx.counters, cx.trace, EV_SQUARE, p, country, points * 100 + returned)
+            tiles[player, r] += dead[player, region, r]
+            returned += dead[player, region, r]
+            dead[player, region, r] = 0
+    trace(context.counters, context.trace, EV_SQUARE, player, country, points * 100 + returned)
 
 
 @kernel
-def take_large_token(st, d, cx, p):
+def take_large_token(state, data, context, player):
     """§6.3: first/second/third player to have raised all 7 ranks (Q17 switch: hold a card of each)."""
-    n_players = st.scal[S_N_PLAYERS]
-    if st.large_owner[p] != 0 or st.scal[S_LARGE_NEXT] >= d.large_n[n_players]:
+    n_players = state.scal[S_N_PLAYERS]
+    if state.large_owner[player] != 0 or state.scal[S_LARGE_NEXT] >= data.large_n[n_players]:
         return
-    have_ranks = st.cards if cx.rules[R_LARGE_TOKEN_BY_CARDS] != 0.0 else st.raised
+    have_ranks = state.cards if context.rules[R_LARGE_TOKEN_BY_CARDS] != 0.0 else state.raised
     for r in range(N_RANKS):
-        have = have_ranks[p, r]
+        have = have_ranks[player, r]
         if have == 0:
             return
-    points = d.large_tokens[n_players, st.scal[S_LARGE_NEXT]]
-    st.scal[S_LARGE_NEXT] += 1
-    st.large_owner[p] = points
-    add_score(st, p, SRC_ALL_RANKS, points)
-    trace(cx.counters, cx.trace, EV_LARGE, p, points, 0)
+    points = data.large_tokens[n_players, state.scal[S_LARGE_NEXT]]
+    state.scal[S_LARGE_NEXT] += 1
+    state.large_owner[player] = points
+    add_score(state, player, SRC_ALL_RANKS, points)
+    trace(context.counters, context.trace, EV_LARGE, player, points, 0)
 
 
 @kernel
-def country_influence(st, d, country, infl, top_rank, best_hex, hex_key):
+def country_influence(state, data, country, infl, top_rank, best_hex, hex_key):
     """§6.4 inputs for one country: influence per seat (living nobles only), highest living rank
     (-1 none), best hexagon value with a living noble (-1 none) and the hexagon key (Q19)."""
-    box_owner = st.box_owner
-    box_rank = st.box_rank
-    region_box = d.region_box
-    region_hex = d.region_hex
-    country_regions = d.country_regions
-    for p in range(infl.shape[0]):
-        infl[p] = 0
-        top_rank[p] = -1
-        best_hex[p] = -1
-        hex_key[p] = 0
-    for i in range(d.country_nreg[country]):
+    box_owner = state.box_owner
+    box_rank = state.box_rank
+    region_box = data.region_box
+    region_hex = data.region_hex
+    country_regions = data.country_regions
+    for player in range(infl.shape[0]):
+        infl[player] = 0
+        top_rank[player] = -1
+        best_hex[player] = -1
+        hex_key[player] = 0
+    for i in range(data.country_nreg[country]):
         region = country_regions[country, i]
-        base = d.base_influence[1 if d.region_type[region] == CAPITAL else 0]
+        base = data.base_influence[1 if data.region_type[region] == CAPITAL else 0]
         hexv = region_hex[region]
         upper = region_box[region, 0]
         lower = region_box[region, 1]
@@ -119,18 +119,18 @@ def country_influence(st, d, country, infl, top_rank, best_hex, hex_key):
             box = region_box[region, b]
             if box < 0 or box_owner[box] < 0:
                 continue
-            p = box_owner[box]
+            player = box_owner[box]
             if not both or box == high_box:
-                infl[p] += base          # alone (Q37) or the higher noble: full value
+                infl[player] += base          # alone (Q37) or the higher noble: full value
             else:
-                infl[p] += base // 2     # the lower of two nobles: half
-            if box_rank[box] > top_rank[p]:
-                top_rank[p] = box_rank[box]
-            if hexv > best_hex[p]:
-                best_hex[p] = hexv
-            if (seen >> p) & 1 == 0:
-                seen |= 1 << p
-                hex_key[p] += d.hex_key_base ** hexv
+                infl[player] += base // 2     # the lower of two nobles: half
+            if box_rank[box] > top_rank[player]:
+                top_rank[player] = box_rank[box]
+            if hexv > best_hex[player]:
+                best_hex[player] = hexv
+            if (seen >> player) & 1 == 0:
+                seen |= 1 << player
+                hex_key[player] += data.hex_key_base ** hexv
 
 
 @kernel
@@ -146,17 +146,17 @@ def tiebreak_level(infl, top_rank, hex_key, a, b):
 
 
 @kernel
-def rank_country(st, n_players, infl, top_rank, hex_key, order, noise):
+def rank_country(state, n_players, infl, top_rank, hex_key, order, noise):
     """§6.4 step 3: candidates (influence > 0) sorted by (influence, highest rank, hexagon key,
     seeded random) descending. Writes seats into ``order``; returns the number of candidates."""
     n = 0
-    for p in range(n_players):
-        if infl[p] > 0:
-            order[n] = p
+    for player in range(n_players):
+        if infl[player] > 0:
+            order[n] = player
             n += 1
     # residual-tie noise is drawn for every candidate (level 4, RNG_TIEBREAK stream)
     for i in range(n):
-        noise[order[i]] = uniform(st.streams, RNG_TIEBREAK)
+        noise[order[i]] = uniform(state.streams, RNG_TIEBREAK)
     for i in range(1, n):          # insertion sort, n <= 5
         j = i
         while j > 0:
@@ -180,87 +180,87 @@ def rank_country(st, n_players, infl, top_rank, hex_key, order, noise):
 
 
 @kernel
-def noble_card_majorities(st, d, cx):
+def noble_card_majorities(state, data, context):
     """§6.5: per rank, the sole leader scores the full value, exactly two tied leaders half each,
     three or more tied nobody; a leader needs at least one card (Q21)."""
-    n_players = st.scal[S_N_PLAYERS]
-    cards = st.cards
+    n_players = state.scal[S_N_PLAYERS]
+    cards = state.cards
     for r in range(N_RANKS):
         best = 0
         n_best = 0
-        for p in range(n_players):
-            if cards[p, r] > best:
-                best = cards[p, r]
+        for player in range(n_players):
+            if cards[player, r] > best:
+                best = cards[player, r]
                 n_best = 1
-            elif cards[p, r] == best and best > 0:
+            elif cards[player, r] == best and best > 0:
                 n_best += 1
         if best == 0 or n_best > 2:
             continue
-        points = d.majority_points[r] if n_best == 1 else d.majority_points[r] // 2
-        for p in range(n_players):
-            if cards[p, r] == best:
-                add_score(st, p, SRC_NOBLE_MAJORITY, points)
-                trace(cx.counters, cx.trace, EV_MAJORITY, p, r, points)
+        points = data.majority_points[r] if n_best == 1 else data.majority_points[r] // 2
+        for player in range(n_players):
+            if cards[player, r] == best:
+                add_score(state, player, SRC_NOBLE_MAJORITY, points)
+                trace(context.counters, context.trace, EV_MAJORITY, player, r, points)
 
 
 @kernel
-def living_nobles(st, p, rank):
+def living_nobles(state, player, rank):
     """p's nobles of ``rank`` alive in boxes (Q22 other reading of "the most kings")."""
     n = 0
-    for box in range(st.box_owner.shape[0]):
-        if st.box_owner[box] == p and st.box_rank[box] == rank:
+    for box in range(state.box_owner.shape[0]):
+        if state.box_owner[box] == player and state.box_rank[box] == rank:
             n += 1
     return n
 
 
 @kernel
-def winner_tiebreak_count(st, cx, p, rank):
+def winner_tiebreak_count(state, context, player, rank):
     """What §6.6's "most kings" (then archdukes ...) counts for p: noble cards held (Q22 default)
     or, with winner_tiebreak = living_nobles, nobles of that rank alive on the board."""
-    if cx.rules[R_WINNER_TIEBREAK] != 0.0:
-        return living_nobles(st, p, rank)
-    return st.cards[p, rank]
+    if context.rules[R_WINNER_TIEBREAK] != 0.0:
+        return living_nobles(state, player, rank)
+    return state.cards[player, rank]
 
 
 @kernel
-def find_winners(st, cx):
+def find_winners(state, context):
     """§6.6: highest score; ties broken by king cards, then archduke cards ... baron cards (Q22;
     the switch winner_tiebreak counts living nobles instead); still tied -> shared win.
     Returns (winner bitmask, first winner seat, tiebreak code)."""
-    n_players = st.scal[S_N_PLAYERS]
-    score = st.score
+    n_players = state.scal[S_N_PLAYERS]
+    score = state.score
     best = score[0]
-    for p in range(1, n_players):
-        if score[p] > best:
-            best = score[p]
+    for player in range(1, n_players):
+        if score[player] > best:
+            best = score[player]
     mask = 0
     n = 0
-    for p in range(n_players):
-        if st.score[p] == best:
-            mask |= 1 << p
+    for player in range(n_players):
+        if state.score[player] == best:
+            mask |= 1 << player
             n += 1
     code = 0
     if n > 1:
         code = 1
         for r in range(N_RANKS - 1, -1, -1):
             top = -1
-            for p in range(n_players):
-                if mask & (1 << p) and winner_tiebreak_count(st, cx, p, r) > top:
-                    top = winner_tiebreak_count(st, cx, p, r)
+            for player in range(n_players):
+                if mask & (1 << player) and winner_tiebreak_count(state, context, player, r) > top:
+                    top = winner_tiebreak_count(state, context, player, r)
             new_mask = 0
-            for p in range(n_players):
-                if mask & (1 << p) and winner_tiebreak_count(st, cx, p, r) == top:
-                    new_mask |= 1 << p
+            for player in range(n_players):
+                if mask & (1 << player) and winner_tiebreak_count(state, context, player, r) == top:
+                    new_mask |= 1 << player
             mask = new_mask
         n = 0
-        for p in range(n_players):
-            if mask & (1 << p):
+        for player in range(n_players):
+            if mask & (1 << player):
                 n += 1
         if n > 1:
             code = 2
     first = -1
-    for p in range(n_players):
-        if mask & (1 << p):
-            first = p
+    for player in range(n_players):
+        if mask & (1 << player):
+            first = player
             break
     return mask, first, code

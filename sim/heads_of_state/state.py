@@ -133,19 +133,19 @@ HosState = namedtuple("HosState", [
 
 
 @njit(cache=True)
-def new_state(d):
-    """Allocate a state sized from the kernel data ``d`` (sim.heads_of_state.data.HosData)."""
-    n_regions = d.region_country.shape[0]
-    n_boxes = d.box_region.shape[0]
-    n_btypes = d.btype_mask.shape[0]
-    max_deck = d.deck_cards.shape[1] + 1
+def new_state(data):
+    """Allocate a state sized from the kernel data ``data`` (sim.heads_of_state.data.HosData)."""
+    n_regions = data.region_country.shape[0]
+    n_boxes = data.box_region.shape[0]
+    n_btypes = data.btype_mask.shape[0]
+    max_deck = data.deck_cards.shape[1] + 1
     i64 = np.int64
     return HosState(
         np.zeros(N_SCAL, i64), np.zeros(max_deck, i64), np.zeros(max_deck, i64),
-        np.full(d.display_size, -1, i64),
-        np.full(d.display_size, -1, i64), np.zeros(N_CHAR_TYPES, i64),
+        np.full(data.display_size, -1, i64),
+        np.full(data.display_size, -1, i64), np.zeros(N_CHAR_TYPES, i64),
         np.zeros((MAX_PLAYERS, N_CHAR_TYPES), i64),
-        np.zeros(d.bdeck_init.shape[0], i64), np.full(d.bdisplay_size, -1, i64),
+        np.zeros(data.bdeck_init.shape[0], i64), np.full(data.bdisplay_size, -1, i64),
         np.zeros(n_btypes, i64), np.zeros((MAX_PLAYERS, n_btypes), i64),
         np.full(n_boxes, -1, i64), np.full(n_boxes, -1, i64),
         np.zeros((MAX_PLAYERS, n_regions, N_RANKS), i64), np.full(n_regions, -1, i64),
@@ -162,18 +162,18 @@ def new_state(d):
 
 
 @njit(cache=True)
-def copy_state(st):
+def copy_state(state):
     """A deep copy (random streams included): play it out without touching the original."""
     return HosState(
-        st.scal.copy(), st.deck.copy(), st.rev.copy(), st.display.copy(), st.set_aside.copy(),
-        st.discard.copy(), st.hand.copy(), st.bdeck.copy(), st.bdisplay.copy(), st.bdiscard.copy(),
-        st.bhand.copy(), st.box_owner.copy(), st.box_rank.copy(), st.dead.copy(),
-        st.hex_owner.copy(), st.tiles.copy(), st.cards.copy(), st.cards_left.copy(),
-        st.raised.copy(), st.lost.copy(), st.square_owner.copy(), st.square_next.copy(),
-        st.large_owner.copy(), st.score.copy(), st.score_src.copy(), st.score_round.copy(),
-        st.vacated.copy(), st.targeted.copy(), st.first_done.copy(), st.turns_round.copy(),
-        st.round_step.copy(), st.options.copy(), st.stats.copy(), st.rev_position.copy(),
-        st.streams.copy(),
+        state.scal.copy(), state.deck.copy(), state.rev.copy(), state.display.copy(), state.set_aside.copy(),
+        state.discard.copy(), state.hand.copy(), state.bdeck.copy(), state.bdisplay.copy(), state.bdiscard.copy(),
+        state.bhand.copy(), state.box_owner.copy(), state.box_rank.copy(), state.dead.copy(),
+        state.hex_owner.copy(), state.tiles.copy(), state.cards.copy(), state.cards_left.copy(),
+        state.raised.copy(), state.lost.copy(), state.square_owner.copy(), state.square_next.copy(),
+        state.large_owner.copy(), state.score.copy(), state.score_src.copy(), state.score_round.copy(),
+        state.vacated.copy(), state.targeted.copy(), state.first_done.copy(), state.turns_round.copy(),
+        state.round_step.copy(), state.options.copy(), state.stats.copy(), state.rev_position.copy(),
+        state.streams.copy(),
     )
 
 
@@ -238,49 +238,49 @@ def copy_into(dst, src):
 
 
 @kernel
-def clear_state(st):
+def clear_state(state):
     """Zero every array (used before each game's setup)."""
-    st.scal[:] = 0
-    st.deck[:] = 0
-    st.rev[:] = 0
-    st.display[:] = -1
-    st.set_aside[:] = -1
-    st.discard[:] = 0
-    st.hand[:] = 0
-    st.bdeck[:] = 0
-    st.bdisplay[:] = -1
-    st.bdiscard[:] = 0
-    st.bhand[:] = 0
-    st.box_owner[:] = -1
-    st.box_rank[:] = -1
-    st.dead[:] = 0
-    st.hex_owner[:] = -1
-    st.tiles[:] = 0
-    st.cards[:] = 0
-    st.cards_left[:] = 0
-    st.raised[:] = 0
-    st.lost[:] = 0
-    st.square_owner[:] = 0
-    st.square_next[:] = 0
-    st.large_owner[:] = 0
-    st.score[:] = 0
-    st.score_src[:] = 0
-    st.score_round[:] = 0
-    st.vacated[:] = 0
-    st.targeted[:] = 0
-    st.first_done[:] = 0
-    st.turns_round[:] = 0
-    st.round_step[:] = 0
-    st.options[:] = 0
-    st.stats[:] = 0
-    st.rev_position[:] = 0
+    state.scal[:] = 0
+    state.deck[:] = 0
+    state.rev[:] = 0
+    state.display[:] = -1
+    state.set_aside[:] = -1
+    state.discard[:] = 0
+    state.hand[:] = 0
+    state.bdeck[:] = 0
+    state.bdisplay[:] = -1
+    state.bdiscard[:] = 0
+    state.bhand[:] = 0
+    state.box_owner[:] = -1
+    state.box_rank[:] = -1
+    state.dead[:] = 0
+    state.hex_owner[:] = -1
+    state.tiles[:] = 0
+    state.cards[:] = 0
+    state.cards_left[:] = 0
+    state.raised[:] = 0
+    state.lost[:] = 0
+    state.square_owner[:] = 0
+    state.square_next[:] = 0
+    state.large_owner[:] = 0
+    state.score[:] = 0
+    state.score_src[:] = 0
+    state.score_round[:] = 0
+    state.vacated[:] = 0
+    state.targeted[:] = 0
+    state.first_done[:] = 0
+    state.turns_round[:] = 0
+    state.round_step[:] = 0
+    state.options[:] = 0
+    state.stats[:] = 0
+    state.rev_position[:] = 0
 
 
 @kernel
-def ranks_on_empty_boxes(st, d):
+def ranks_on_empty_boxes(state, data):
     """Bitmask of the ranks shown by the boxes no noble occupies (§2)."""
-    box_owner = st.box_owner
-    box_ranks = d.box_ranks
+    box_owner = state.box_owner
+    box_ranks = data.box_ranks
     mask = 0
     for box in range(box_owner.shape[0]):
         if box_owner[box] < 0:

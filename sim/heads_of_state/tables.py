@@ -39,7 +39,7 @@ COUNTRY_COLUMNS = (
 )
 # round{r}_end_step: where the revolution card appeared (state.STEP_NAMES): 1 first-turn take,
 #   2 option 1a take, 3 option 1b take, 4 option 2 character take, 5 end-of-turn display refill
-# bot_family: 0 = random, 1 = greedy, 2 = search (strategies/heads_of_state.py)
+# bot_family: 0 = random, 1 = greedy, 2 = search (strategies/heads_of_state/parameters.py)
 # score_after_round{r}: score right after round r's influence scoring (round 3: before majorities)
 # round{r}_revolution_position: 1..11, the revolution card's place in its 11-card deck (§8.7)
 # tile_starved_turns: Option-1 raise steps where an open box showed a rank the seat could pay for

@@ -44,7 +44,7 @@ ABILITY_NAMES = (
 N_ABILITIES = len(ABILITY_NAMES)
 
 # Resources-step abilities (§4.1 step 2), in the rules file's order; the rulebook fixes no order
-# of use, so each player chooses it (strategies/louis_xiv.py, choose_resources_order)
+# of use, so each player chooses it (strategies/louis_xiv/decide.py, choose_resources_order)
 RESOURCES_ABILITIES = (LB_MARKER, LB_GOLD, B_INCOME, B_COAT, DB_MARKERS3, DB_GOLD3, DB_INTRIGUE, DB_CARDFORMARKER)
 
 # Start-of-influence-phase placement abilities (§4.2 step 1) and the courtier each names

@@ -1,5 +1,5 @@
 """Encodings of the decisions a Louis XIV bot takes (rules §10.1), shared by the rules
-kernels that ask and the bot families (strategies/louis_xiv.py) that answer."""
+kernels that ask and the bot families (strategies/louis_xiv/decide.py) that answer."""
 import numpy as np
 
 # Influence turn options (§4.2 step 2), one row each in a move buffer

@@ -15,13 +15,14 @@ from sim.louis_xiv.replay import decode
 from sim.louis_xiv.rules import switch_settings
 from sim.louis_xiv.state import TRACE_LENGTH, new_state
 from strategies import louis_xiv as bots_module
+from strategies.louis_xiv.parameters import default_parameters
 
 TRACE_CAPACITY = 20_000
 
 
 def bot_arrays(bots: list[BotSeat]):
     families = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
-    params = np.tile(bots_module.default_parameters(), (C.MAX_PLAYERS, 1))
+    params = np.tile(default_parameters(), (C.MAX_PLAYERS, 1))
     for seat, bot in enumerate(bots):
         families[seat] = bot.family
         params[seat, :len(bot.params)] = bot.params   # shorter vectors (older families) keep the defaults

@@ -25,7 +25,7 @@ from sim.louis_xiv.rules import (CONDE_ANY_COURTIER, CONDE_LATER_COURTIERS, COND
 from sim.louis_xiv.state import (BRIBE_GOLD, BRIBES, COATS_FROM_GIFTS, CROWNS_FROM_LOUIS, GAME_INDEX,
                                  GIFTS_RECEIVED, IMAGINARY_ACTIVE, INTRIGUE_PLAYED, LOUIS_COURTIER,
                                  N_PLAYERS, ROUND, seat_order, trace_event)
-from strategies.louis_xiv import (choose_bribe, choose_courtier_for_marker, choose_courtier_for_marker_among,
+from strategies.louis_xiv.decide import (choose_bribe, choose_courtier_for_marker, choose_courtier_for_marker_among,
                                   choose_intrigue, choose_maintenon_count, choose_once_first)
 
 CASE_NONE, CASE_A, CASE_B, CASE_C, CASE_D, CASE_E = range(6)

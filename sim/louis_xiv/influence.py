@@ -19,7 +19,7 @@ from sim.louis_xiv.state import (GOLD_SPENT_SKIP, IMAGINARY_ACTIVE, INFLUENCE_PO
                                  TRACE_ON, hand_size, seat_order, trace_event)
 from sim.louis_xiv.decisions import (CARD_SWAP, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH, PLACE_FOUR,
                                      PURPOSE_END_PLACEMENT, RETRIEVE, RETRIEVE_FOUR, SKIP)
-from strategies.louis_xiv import (choose_card_to_spend, choose_courtier_for_marker, choose_influence_turn,
+from strategies.louis_xiv.decide import (choose_card_to_spend, choose_courtier_for_marker, choose_influence_turn,
                                   prepare_influence_phase, use_optional_ability)
 
 @game_kernel

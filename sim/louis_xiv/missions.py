@@ -12,7 +12,7 @@ from sim.louis_xiv.decisions import OPTION_CARD, OPTION_PAY_1, OPTION_PAY_2
 from sim.louis_xiv.rules import MISSION_SWAP_AT_PHASE_END
 from sim.louis_xiv.state import (COATS_FROM_TOKEN_CAP, CROWNS_AS_WILDCARD, GOLD_SPENT_TOKENSWAP, N_PLAYERS,
                                  seat_order, trace_event)
-from strategies.louis_xiv import (choose_mission_deck, choose_mission_play, choose_mission_swap,
+from strategies.louis_xiv.decide import (choose_mission_deck, choose_mission_play, choose_mission_swap,
                                   choose_token_swap, choose_token_to_return)
 
 

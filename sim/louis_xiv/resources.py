@@ -11,7 +11,7 @@ from sim.louis_xiv.decisions import INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, ORD
 from sim.louis_xiv.rules import THREE_PLAYER_COMPENSATION
 from sim.louis_xiv.state import (COATS_FROM_MISSIONS, LOUIS_COURTIER, N_PLAYERS, ROUND, seat_order,
                                  trace_event)
-from strategies.louis_xiv import (choose_income, choose_markers_to_retrieve, choose_resources_order,
+from strategies.louis_xiv.decide import (choose_income, choose_markers_to_retrieve, choose_resources_order,
                                   use_optional_ability)
 
 

@@ -1,7 +1,7 @@
 """Louis XIV game state: a namedtuple of small numpy arrays (state is data).
 
 ``copy_state`` copies every array, so a search bot can play a position out from a copy
-(sim/louis_xiv/search.py).
+(strategies/louis_xiv/search.py).
 Player index == seat index (seat 0 is the first start player unless the start player is
 drawn at random); the kernel never needs to know which bot sits where.
 
@@ -89,7 +89,7 @@ STATE_FIELDS = (
     "scratch_gains",      # float64[12, 5]: what adding markers to each courtier is worth
     "scratch_payments",   # int64[25, 2]: the ways to pay one mission card
     "phase_gifts",        # float64[4, 12]: what each gift is worth to each greedy bot this
-                          # influence phase (strategies/louis_xiv.py, prepare_influence_phase)
+                          # influence phase (strategies/louis_xiv/decide.py, prepare_influence_phase)
     "phase_gains",        # float64[4, 12, 5]: a greedy bot's holding gains per courtier, kept
     "phase_markers",      # int64[4, 12, 5]: ... for these markers: columns 0, 1 hold the bot's
                           # own and the most of another colour (phase_influence_gains)

@@ -30,7 +30,7 @@ from sim.core.arguments import check_game_count
 from reports.stats import wilson_interval
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.core.results import write_bytes_atomically
-from strategies.bots import BotCatalogue, family_parameters
+from strategies.bots import BotCatalogue, bot_package, family_parameters
 from strategies.parameters import Parameter, bot_seat, parameter_vector
 
 STUDY_FILE = "study.db"
@@ -71,7 +71,7 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
     if n_players not in engine.player_counts:
         raise ConfigError(f"--players: {game} is played by {', '.join(map(str, engine.player_counts))} players, "
                           f"found {n_players}")
-    strategies = registry.get_strategies(game)
+    strategies = bot_package(game)
     if family not in strategies.FAMILY_PARAMETERS or not strategies.FAMILY_PARAMETERS[family]:
         tunable = [name for name, parameters in strategies.FAMILY_PARAMETERS.items() if parameters]
         raise ConfigError(f"--family: expected a {game} family with parameters ({', '.join(tunable)}), found {family!r}")
@@ -111,7 +111,7 @@ def seatings(plan: TuningPlan) -> list[tuple[int, ...]]:
 
 
 def candidate_bot(plan: TuningPlan, values: dict[str, float]) -> BotSeat:
-    strategies = registry.get_strategies(plan.game)
+    strategies = bot_package(plan.game)
     vector = parameter_vector(plan.parameters, values, strategies.N_PARAMETERS, f"candidate of {plan.family}")
     return bot_seat(plan.name, plan.family, strategies.FAMILIES, plan.parameters, vector)
 

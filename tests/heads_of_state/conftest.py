@@ -17,16 +17,16 @@ class Position:
         if rule_overrides:
             setup = ENGINE.load_setup(rule_overrides=rule_overrides)
         self.setup = setup
-        self.d = setup.data
+        self.data = setup.data
         self.desc = setup.description
         bot_list = [ENGINE.resolve_bot(bots[i % len(bots)]) for i in range(n_players)]
-        self.cx = ENGINE.make_ctx(setup, n_players, bot_list, n_games=1, betrayal_capacity=64)
-        self.st = new_state(self.d)
-        clear_state(self.st)
-        self.st.scal[S_N_PLAYERS] = n_players
-        self.st.cards_left[:] = self.d.noble_cards_per_rank
-        for p in range(n_players):
-            self.st.tiles[p, :] = self.d.tiles_per_rank
+        self.context = ENGINE.make_ctx(setup, n_players, bot_list, n_games=1, betrayal_capacity=64)
+        self.state = new_state(self.data)
+        clear_state(self.state)
+        self.state.scal[S_N_PLAYERS] = n_players
+        self.state.cards_left[:] = self.data.noble_cards_per_rank
+        for player in range(n_players):
+            self.state.tiles[player, :] = self.data.tiles_per_rank
 
     def box(self, name):
         return self.desc["box_names"].index(name)
@@ -40,25 +40,25 @@ class Position:
     def btype(self, name):
         return self.desc["betrayal_types"].index(name)
 
-    def place(self, p, box_name, rank_name):
+    def place(self, player, box_name, rank_name):
         """Put p's living noble of rank in a box (no payment, no scoring) -- a position set-up."""
         b = self.box(box_name)
         r = RANK_NAMES.index(rank_name)
-        assert (self.d.box_ranks[b] >> r) & 1, f"{box_name} does not show a {rank_name}"
-        self.st.box_owner[b] = p
-        self.st.box_rank[b] = r
-        self.st.tiles[p, r] -= 1
+        assert (self.data.box_ranks[b] >> r) & 1, f"{box_name} does not show a {rank_name}"
+        self.state.box_owner[b] = player
+        self.state.box_rank[b] = r
+        self.state.tiles[player, r] -= 1
 
-    def give(self, p, *cards):
+    def give(self, player, *cards):
         for c in cards:
-            self.st.hand[p, self.card(c)] += 1
+            self.state.hand[player, self.card(c)] += 1
 
-    def give_betrayal(self, p, *cards):
+    def give_betrayal(self, player, *cards):
         for c in cards:
-            self.st.bhand[p, self.btype(c)] += 1
+            self.state.bhand[player, self.btype(c)] += 1
 
     def moves(self, n):
-        return [tuple(int(x) for x in row) for row in self.cx.moves[:n]]
+        return [tuple(int(x) for x in row) for row in self.context.moves[:n]]
 
 
 @pytest.fixture

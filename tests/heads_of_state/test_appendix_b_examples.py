@@ -16,8 +16,8 @@ ALL8 = ("GOLD", "TROOPS", "TITLE", "CASTLE", "DUEL", "BISHOP", "PALACE", "ATTR8"
 
 
 def country_row(pos, country):
-    round_end_influence_scoring(pos.st, pos.d, pos.cx)
-    return dict(zip(COUNTRY_COLUMNS, pos.cx.country[country].tolist()))
+    round_end_influence_scoring(pos.state, pos.data, pos.context)
+    return dict(zip(COUNTRY_COLUMNS, pos.context.country[country].tolist()))
 
 
 def test_example_1_germany_influence(position):
@@ -33,7 +33,7 @@ def test_example_1_germany_influence(position):
     assert (row["first_points"], row["second_points"]) == (6, 5)
     assert row["first_tiebreak"] == 1            # decided by the highest rank (archduke > margrave)
     assert row["second_tiebreak"] == 0           # blue 4 > yellow 3 on influence
-    assert pos.st.score_src[:3, SRC_ROUND_INFLUENCE].tolist() == [6, 5, 0]
+    assert pos.state.score_src[:3, SRC_ROUND_INFLUENCE].tolist() == [6, 5, 0]
 
 
 def test_example_2_france_influence(position):
@@ -49,41 +49,41 @@ def test_example_2_france_influence(position):
     assert [row[f"influence_s{i}"] for i in range(3)] == [5, 4, 5]
     assert (row["first_seat"], row["second_seat"]) == (RED, YELLOW)
     assert row["first_tiebreak"] == 1            # red's archduke beats yellow's duke
-    assert pos.st.score[:3].tolist() == [10, 0, 2]   # blue has the king but scores nothing
+    assert pos.state.score[:3].tolist() == [10, 0, 2]   # blue has the king but scores nothing
 
 
 def test_example_3_hexagon_first_noble_only(position):
     pos = position(3)
     pos.give(YELLOW, "GOLD", "TROOPS", "DUEL", "BISHOP", "PALACE", "ATTR8")
-    raise_noble(pos.st, pos.d, pos.cx, YELLOW, pos.box("FR_CAP.lower"), ARCHDUKE)
-    assert pos.st.score_src[YELLOW, SRC_HEXAGON] == 7
-    assert pos.st.hex_owner[pos.region("FR_CAP")] == YELLOW
+    raise_noble(pos.state, pos.data, pos.context, YELLOW, pos.box("FR_CAP.lower"), ARCHDUKE)
+    assert pos.state.score_src[YELLOW, SRC_HEXAGON] == 7
+    assert pos.state.hex_owner[pos.region("FR_CAP")] == YELLOW
     pos.give(RED, *ALL8)
-    raise_noble(pos.st, pos.d, pos.cx, RED, pos.box("FR_CAP.upper"), KING)
-    assert pos.st.score_src[RED, SRC_HEXAGON] == 0
+    raise_noble(pos.state, pos.data, pos.context, RED, pos.box("FR_CAP.upper"), KING)
+    assert pos.state.score_src[RED, SRC_HEXAGON] == 0
 
 
 def test_example_4_gb_square_token_and_dead_king_returns(position):
     pos = position(3)
     pos.place(YELLOW, "GB_IRL.upper", "earl")
-    pos.st.dead[YELLOW, pos.region("GB_CAP"), KING] = 1      # a dead king on the GB capital hexagon
-    pos.st.tiles[YELLOW, KING] -= 1
+    pos.state.dead[YELLOW, pos.region("GB_CAP"), KING] = 1      # a dead king on the GB capital hexagon
+    pos.state.tiles[YELLOW, KING] -= 1
     pos.give(YELLOW, "TITLE", "TROOPS", "CASTLE", "DUEL")
-    raise_noble(pos.st, pos.d, pos.cx, YELLOW, pos.box("GB_SCO.upper"), MARGRAVE)
-    assert pos.st.score_src[YELLOW, SRC_COUNTRY] == 4
-    assert pos.st.square_owner[YELLOW, GB] == 1
-    assert pos.st.tiles[YELLOW, KING] == 4 and pos.st.dead[YELLOW].sum() == 0
+    raise_noble(pos.state, pos.data, pos.context, YELLOW, pos.box("GB_SCO.upper"), MARGRAVE)
+    assert pos.state.score_src[YELLOW, SRC_COUNTRY] == 4
+    assert pos.state.square_owner[YELLOW, GB] == 1
+    assert pos.state.tiles[YELLOW, KING] == 4 and pos.state.dead[YELLOW].sum() == 0
     # the second player to cover Great Britain takes the lower token (H5: 2)
     pos.place(RED, "GB_CAP.upper", "king")
     pos.place(RED, "GB_IRL.lower", "count")
     pos.give(RED, "GOLD")
-    raise_noble(pos.st, pos.d, pos.cx, RED, pos.box("GB_SCO.lower"), BARON)
-    assert pos.st.score_src[RED, SRC_COUNTRY] == 2
+    raise_noble(pos.state, pos.data, pos.context, RED, pos.box("GB_SCO.lower"), BARON)
+    assert pos.state.score_src[RED, SRC_COUNTRY] == 2
 
 
 def test_example_5_noble_card_majorities(position):
     pos = position(4)
-    c = pos.st.cards
+    c = pos.state.cards
     c[0, BARON], c[1, BARON] = 3, 2                        # sole most barons: 4
     c[0, MARGRAVE], c[2, MARGRAVE] = 2, 1                  # sole most margraves: 10
     c[0, KING], c[1, KING], c[2, KING] = 2, 2, 1           # two-way king tie: 16 / 2 = 8 each
@@ -91,8 +91,8 @@ def test_example_5_noble_card_majorities(position):
     c[0, EARL], c[1, EARL] = 1, 3
     c[2, DUKE] = 1
     c[3, ARCHDUKE] = 1
-    noble_card_majorities(pos.st, pos.d, pos.cx)
-    assert pos.st.score_src[:4, SRC_NOBLE_MAJORITY].tolist() == [22, 8 + 8, 12, 14]
+    noble_card_majorities(pos.state, pos.data, pos.context)
+    assert pos.state.score_src[:4, SRC_NOBLE_MAJORITY].tolist() == [22, 8 + 8, 12, 14]
 
 
 def test_example_6_assassins_one_for_province_two_for_capital(position, setup):
@@ -101,11 +101,11 @@ def test_example_6_assassins_one_for_province_two_for_capital(position, setup):
     pos.place(YELLOW, "FR_P1.upper", "duke")
     pos.place(YELLOW, "FR_CAP.upper", "king")
     pos.give_betrayal(RED, "assassin")
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
     targets = {(b, a, c) for b, a, c, _ in pos.moves(n) if b >= 0}
     assert targets == {(pos.box("FR_P1.upper"), 0, -1)}
     pos.give_betrayal(RED, "assassin")
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
     targets = {(b, a, c) for b, a, c, _ in pos.moves(n) if b >= 0}
     assert (pos.box("FR_CAP.upper"), 0, 0) in targets
 
@@ -116,64 +116,64 @@ def test_example_7_refill_rule_after_a_box_was_left_empty(position):
     pos.place(YELLOW, "FR_P4.upper", "count")
     pos.give_betrayal(RED, "assassin", "assassin")
     # nothing left empty yet: both targets are legal
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
     assert len([m for m in pos.moves(n) if m[0] >= 0]) == 2
     # one vacated box already left empty: only targets red can refill (pay + tile) remain
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 1)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 1)
     assert [m for m in pos.moves(n) if m[0] >= 0] == []
     pos.give(RED, "GOLD", "DUEL")                        # red can now pay a count
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 1)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 1)
     assert [m[0] for m in pos.moves(n) if m[0] >= 0] == [pos.box("FR_P4.upper")]
 
 
 def test_example_8_box_ranks_and_placement_order(position):
     pos = position(3)
     pos.give(BLUE, *ALL8, *ALL8)
-    n = list_raises(pos.st, pos.d, pos.cx, BLUE)
+    n = list_raises(pos.state, pos.data, pos.context, BLUE)
     irl = {(b, r) for b, r, _, _ in pos.moves(n) if b in (pos.box("GB_IRL.upper"), pos.box("GB_IRL.lower"))}
     assert irl == {(pos.box("GB_IRL.upper"), EARL), (pos.box("GB_IRL.lower"), COUNT)}
-    raise_noble(pos.st, pos.d, pos.cx, BLUE, pos.box("GB_IRL.upper"), EARL)
-    raise_noble(pos.st, pos.d, pos.cx, BLUE, pos.box("GB_IRL.lower"), COUNT)
-    assert pos.st.box_owner[pos.box("GB_IRL.upper")] == BLUE == pos.st.box_owner[pos.box("GB_IRL.lower")]
-    assert pos.st.cards[BLUE, EARL] == 1 and pos.st.cards[BLUE, COUNT] == 1
+    raise_noble(pos.state, pos.data, pos.context, BLUE, pos.box("GB_IRL.upper"), EARL)
+    raise_noble(pos.state, pos.data, pos.context, BLUE, pos.box("GB_IRL.lower"), COUNT)
+    assert pos.state.box_owner[pos.box("GB_IRL.upper")] == BLUE == pos.state.box_owner[pos.box("GB_IRL.lower")]
+    assert pos.state.cards[BLUE, EARL] == 1 and pos.state.cards[BLUE, COUNT] == 1
 
 
 def test_example_9_courtesan(position):
     pos = position(3)
     castle = pos.card("CASTLE")
     pos.give(RED, "TITLE", "TROOPS", "COURTESAN")
-    n = list_payments(pos.st, pos.d, pos.cx, RED, EARL)
+    n = list_payments(pos.state, pos.data, pos.context, RED, EARL)
     assert [m[0] for m in pos.moves(n)] == [castle]        # the courtesan replaces the castle
-    pos.st.hand[RED] = 0
+    pos.state.hand[RED] = 0
     pos.give(RED, "TITLE", "COURTESAN", "COURTESAN")       # two courtesans on one noble: illegal
-    assert list_payments(pos.st, pos.d, pos.cx, RED, EARL) == 0
-    pos.st.hand[RED] = 0
+    assert list_payments(pos.state, pos.data, pos.context, RED, EARL) == 0
+    pos.state.hand[RED] = 0
     pos.give(RED, "COURTESAN")                              # no courtesan for a baron
-    assert list_payments(pos.st, pos.d, pos.cx, RED, BARON) == 0
-    pos.st.hand[RED] = 0
+    assert list_payments(pos.state, pos.data, pos.context, RED, BARON) == 0
+    pos.state.hand[RED] = 0
     pos.give(RED, *ALL8[:-1], "COURTESAN")                  # ... nor for a king
-    assert list_payments(pos.st, pos.d, pos.cx, RED, KING) == 0
+    assert list_payments(pos.state, pos.data, pos.context, RED, KING) == 0
     pos.give(RED, "TITLE", "TROOPS", "CASTLE")
-    pos.st.hand[RED, pos.card("COURTESAN")] = 0
-    raise_noble(pos.st, pos.d, pos.cx, RED, pos.box("GB_IRL.upper"), EARL)
-    assert pos.st.discard[[pos.card("TITLE"), pos.card("TROOPS"), castle]].tolist() == [1, 1, 1]
+    pos.state.hand[RED, pos.card("COURTESAN")] = 0
+    raise_noble(pos.state, pos.data, pos.context, RED, pos.box("GB_IRL.upper"), EARL)
+    assert pos.state.discard[[pos.card("TITLE"), pos.card("TROOPS"), castle]].tolist() == [1, 1, 1]
 
 
 def test_example_10_assassination_then_refill(position):
     pos = position(3)
-    pos.d = pos.d._replace(target_cubes=0)                 # force the bag draw to succeed
+    pos.data = pos.data._replace(target_cubes=0)                 # force the bag draw to succeed
     pos.place(YELLOW, "FR_P1.upper", "duke")
-    pos.st.cards[YELLOW, DUKE] = 1
-    pos.st.cards_left[DUKE] -= 1
+    pos.state.cards[YELLOW, DUKE] = 1
+    pos.state.cards_left[DUKE] -= 1
     pos.give_betrayal(BLUE, "assassin")
     pos.give(BLUE, "TITLE", "CASTLE", "BISHOP", "PALACE", "ATTR8")
-    betrayal_plays(pos.st, pos.d, pos.cx, BLUE)            # greedy: kill the duke, refill
+    betrayal_plays(pos.state, pos.data, pos.context, BLUE)            # greedy: kill the duke, refill
     box = pos.box("FR_P1.upper")
-    assert pos.st.dead[YELLOW, pos.region("FR_P1"), DUKE] == 1
-    assert pos.st.box_owner[box] == BLUE and pos.st.box_rank[box] == DUKE
-    assert pos.st.cards[BLUE, DUKE] == 1 and pos.st.cards[YELLOW, DUKE] == 1
-    assert pos.st.lost[YELLOW] == 1 and pos.st.bhand[BLUE].sum() == 0
-    assert pos.cx.betrayals[0, 12] == 1 and pos.cx.betrayals[0, 13] == 1   # success, box_refilled
+    assert pos.state.dead[YELLOW, pos.region("FR_P1"), DUKE] == 1
+    assert pos.state.box_owner[box] == BLUE and pos.state.box_rank[box] == DUKE
+    assert pos.state.cards[BLUE, DUKE] == 1 and pos.state.cards[YELLOW, DUKE] == 1
+    assert pos.state.lost[YELLOW] == 1 and pos.state.bhand[BLUE].sum() == 0
+    assert pos.context.betrayals[0, 12] == 1 and pos.context.betrayals[0, 13] == 1   # success, box_refilled
 
 
 def test_example_11_country_cards(position):
@@ -183,26 +183,26 @@ def test_example_11_country_cards(position):
                                  "DE_P1.upper": "duke", "ES_P1.upper": "duke"}[name])
     fr = pos.btype("FR")
     pos.give_betrayal(RED, "FR")                            # the guillotine
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
     assert [(m[0], m[1]) for m in pos.moves(n) if m[0] >= 0] == [(pos.box("FR_P1.upper"), fr)]
     pos.give_betrayal(RED, "FR/ES")                          # two France-usable cards: the capital
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
     plays = {m[:3] for m in pos.moves(n) if m[0] >= 0}
     assert (pos.box("FR_CAP.upper"), fr, pos.btype("FR/ES")) in plays
     assert (pos.box("ES_P1.upper"), pos.btype("FR/ES"), -1) in plays
-    pos.st.bhand[RED] = 0
+    pos.state.bhand[RED] = 0
     pos.give_betrayal(RED, "GB/DE")
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
     assert {m[0] for m in pos.moves(n) if m[0] >= 0} == {pos.box("GB_IRL.upper"), pos.box("DE_P1.upper")}
 
 
 def test_example_12_noble_card_exhaustion(position):
     pos = position(3)
-    pos.st.cards_left[DUKE] = 0
+    pos.state.cards_left[DUKE] = 0
     pos.give(RED, "TITLE", "CASTLE", "BISHOP", "PALACE", "ATTR8")
-    raise_noble(pos.st, pos.d, pos.cx, RED, pos.box("FR_P1.upper"), DUKE)
-    assert pos.st.box_owner[pos.box("FR_P1.upper")] == RED
-    assert pos.st.cards[RED, DUKE] == 0 and pos.st.raised[RED, DUKE] == 1
+    raise_noble(pos.state, pos.data, pos.context, RED, pos.box("FR_P1.upper"), DUKE)
+    assert pos.state.box_owner[pos.box("FR_P1.upper")] == RED
+    assert pos.state.cards[RED, DUKE] == 0 and pos.state.raised[RED, DUKE] == 1
 
 
 def test_example_13_single_player_with_influence(position):
@@ -212,5 +212,5 @@ def test_example_13_single_player_with_influence(position):
     assert (row["first_seat"], row["second_seat"]) == (BLUE, -1)
     assert (row["first_points"], row["second_points"]) == (8, 0)
     assert row["first_tiebreak"] == -1
-    assert pos.st.score[:3].tolist() == [0, 8, 0]
-    assert np.all(pos.cx.country[[FR, 2, DE], 3 + BLUE] == 0)   # influence_s1 elsewhere: none
+    assert pos.state.score[:3].tolist() == [0, 8, 0]
+    assert np.all(pos.context.country[[FR, 2, DE], 3 + BLUE] == 0)   # influence_s1 elsewhere: none

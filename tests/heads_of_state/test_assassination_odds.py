@@ -8,9 +8,9 @@ Z = 4.4
 
 
 def wilson(successes, n, z=Z):
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    player = successes / n
+    centre = (player + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(player * (1 - player) / n + z * z / (4 * n * n))
     return centre - half, centre + half
 
 

@@ -1,14 +1,14 @@
 """Bot families beyond the default greedy: the archetype parameters of ``greedy`` move play in their
-intended direction, and the ``search`` bot (sim/heads_of_state/search.py) is reproducible, does not
+intended direction, and the ``search`` bot (strategies/heads_of_state/search.py) is reproducible, does not
 read hidden information, and beats greedy and random on a small seeded experiment."""
 import numpy as np
 import pytest
 
 from sim.core.engine import ConfigError
-from sim.heads_of_state.bots import D_OPTION, D_RAISE, D_TAKE, choose
+from strategies.heads_of_state.decide import D_OPTION, D_RAISE, D_TAKE, choose
 from sim.heads_of_state.engine import ENGINE
 from sim.heads_of_state.kernel import setup_game
-from sim.heads_of_state.search import redeal_hidden, rekey_streams, search_choose
+from strategies.heads_of_state.search import redeal_hidden, rekey_streams, search_choose
 from sim.heads_of_state.state import (CAPITAL, COUNTRY_NAMES, OPT_1A, OPT_1B, OPT_2, PROVINCE, REVOLUTION,
                                       S_ACTIVE, S_BDECK_N, S_DECK_N, S_GAME_OVER,
                                       S_N_PLAYERS, S_REV_N, copy_state, new_state)
@@ -86,19 +86,19 @@ def test_country_weight_moves_influence_to_that_country(setup):
 def raise_choice(position, overrides):
     """greedy's pick among a province box and a capital box showing the same rank, or stop."""
     pos = position(3, bots=("greedy",))
-    pos.cx.bot_params[0, :] = resolve_bot("greedy", overrides).params[:pos.cx.bot_params.shape[1]]
-    d = pos.d
+    pos.context.bot_params[0, :] = resolve_bot("greedy", overrides).params[:pos.context.bot_params.shape[1]]
+    data = pos.data
     ranks = {}                           # capitals and provinces show different ranks: take the
-    for box in range(d.box_region.shape[0]):   # province's highest and the capital's lowest
-        kind = int(d.region_type[d.box_region[box]])
-        shown = [r for r in range(7) if (d.box_ranks[box] >> r) & 1]
+    for box in range(data.box_region.shape[0]):   # province's highest and the capital's lowest
+        kind = int(data.region_type[data.box_region[box]])
+        shown = [r for r in range(7) if (data.box_ranks[box] >> r) & 1]
         rank = max(shown) if kind == PROVINCE else min(shown)
         if kind not in ranks or (rank > ranks[kind][1] if kind == PROVINCE else rank < ranks[kind][1]):
             ranks[kind] = (box, rank)
-    pos.cx.moves[0, :2] = ranks[PROVINCE]
-    pos.cx.moves[1, :2] = ranks[CAPITAL]
-    pos.cx.moves[2, :2] = (-1, -1)
-    row = choose(pos.st, d, pos.cx, 0, D_RAISE, 3)
+    pos.context.moves[0, :2] = ranks[PROVINCE]
+    pos.context.moves[1, :2] = ranks[CAPITAL]
+    pos.context.moves[2, :2] = (-1, -1)
+    row = choose(pos.state, data, pos.context, 0, D_RAISE, 3)
     return ("province", "capital", "stop")[row]
 
 
@@ -124,39 +124,39 @@ def test_search_is_deterministic_across_chunkings(setup):
 
 
 def mid_game(setup, game, turns, bots):
-    d = setup.data
-    cx = ENGINE.make_ctx(setup, 4, bots, betrayal_capacity=1000)
-    st = new_state(d)
-    setup_game(st, d, cx, 4, np.uint64(3), game, 0)
+    data = setup.data
+    context = ENGINE.make_ctx(setup, 4, bots, betrayal_capacity=1000)
+    state = new_state(data)
+    setup_game(state, data, context, 4, np.uint64(3), game, 0)
     for _ in range(turns):
-        play_turn(st, d, cx)
-        if st.scal[S_GAME_OVER]:
+        play_turn(state, data, context)
+        if state.scal[S_GAME_OVER]:
             break
-    return st, cx
+    return state, context
 
 
-def scramble_hidden(st, p, rng):
+def scramble_hidden(state, player, rng):
     """Move the hidden cards around (opponents' hands <-> decks), keeping every public count."""
-    hidden = copy_state(st)
+    hidden = copy_state(state)
     n_players = int(hidden.scal[S_N_PLAYERS])
-    cards = [t for q in range(n_players) if q != p for t in range(9) for _ in range(hidden.hand[q, t])]
+    cards = [t for q in range(n_players) if q != player for t in range(9) for _ in range(hidden.hand[q, t])]
     cards += list(hidden.deck[:hidden.scal[S_DECK_N]])
     rev = list(hidden.rev[:hidden.scal[S_REV_N]])
     cards += [c for c in rev if c != REVOLUTION]
     cards = list(rng.permutation(cards))
     for q in range(n_players):
-        if q != p:
+        if q != player:
             size = int(hidden.hand[q].sum())
             hidden.hand[q] = np.bincount([cards.pop() for _ in range(size)], minlength=9)
     for i in range(int(hidden.scal[S_DECK_N])):
         hidden.deck[i] = cards.pop()
     plain = [cards.pop() for c in rev if c != REVOLUTION]
     hidden.rev[:len(rev)] = rng.permutation(plain + [REVOLUTION] * (len(rev) - len(plain)))
-    bcards = [t for q in range(n_players) if q != p for t in range(hidden.bhand.shape[1])
+    bcards = [t for q in range(n_players) if q != player for t in range(hidden.bhand.shape[1])
               for _ in range(hidden.bhand[q, t])] + list(hidden.bdeck[:hidden.scal[S_BDECK_N]])
     bcards = list(rng.permutation(bcards))
     for q in range(n_players):
-        if q != p:
+        if q != player:
             size = int(hidden.bhand[q].sum())
             hidden.bhand[q] = np.bincount([bcards.pop() for _ in range(size)], minlength=hidden.bhand.shape[1])
     for i in range(int(hidden.scal[S_BDECK_N])):
@@ -165,27 +165,27 @@ def scramble_hidden(st, p, rng):
 
 
 def test_determinization_redeals_only_what_is_hidden(setup):
-    st, _ = mid_game(setup, 1, 30, [ENGINE.resolve_bot("greedy")] * 4)
-    p = int(st.scal[S_ACTIVE])
+    state, _ = mid_game(setup, 1, 30, [ENGINE.resolve_bot("greedy")] * 4)
+    player = int(state.scal[S_ACTIVE])
     deals = []
     for k in range(4):
-        sim = copy_state(st)
+        sim = copy_state(state)
         rekey_streams(sim, np.uint64(12345), k)
         pool = np.empty(sim.deck.shape[0] + sim.rev.shape[0] + sim.hand.sum(), np.int64)
         bpool = np.empty(sim.bdeck.shape[0] + sim.bhand.sum(), np.int64)
-        redeal_hidden(sim, p, pool, bpool, np.empty(16, np.int64))
-        assert np.array_equal(sim.hand[p], st.hand[p]) and np.array_equal(sim.bhand[p], st.bhand[p])
+        redeal_hidden(sim, player, pool, bpool, np.empty(16, np.int64))
+        assert np.array_equal(sim.hand[player], state.hand[player]) and np.array_equal(sim.bhand[player], state.bhand[player])
         for name in ("display", "discard", "bdisplay", "bdiscard", "box_owner", "box_rank", "scal", "score"):
-            assert np.array_equal(getattr(sim, name), getattr(st, name)), name
-        assert np.array_equal(sim.hand.sum(axis=1), st.hand.sum(axis=1))
-        assert np.array_equal(sim.bhand.sum(axis=1), st.bhand.sum(axis=1))
-        n_rev = int(st.scal[S_REV_N])
-        assert (sim.rev[:n_rev] == REVOLUTION).sum() == (st.rev[:n_rev] == REVOLUTION).sum()
+            assert np.array_equal(getattr(sim, name), getattr(state, name)), name
+        assert np.array_equal(sim.hand.sum(axis=1), state.hand.sum(axis=1))
+        assert np.array_equal(sim.bhand.sum(axis=1), state.bhand.sum(axis=1))
+        n_rev = int(state.scal[S_REV_N])
+        assert (sim.rev[:n_rev] == REVOLUTION).sum() == (state.rev[:n_rev] == REVOLUTION).sum()
         # the unseen character cards (decks + opponents' hands) are the same cards, dealt anew
-        total_sim = np.bincount(np.concatenate([sim.deck[:st.scal[S_DECK_N]], sim.rev[:n_rev]]), minlength=10)[:9] \
-            + sim.hand[:4].sum(axis=0) - sim.hand[p]
-        total_st = np.bincount(np.concatenate([st.deck[:st.scal[S_DECK_N]], st.rev[:n_rev]]), minlength=10)[:9] \
-            + st.hand[:4].sum(axis=0) - st.hand[p]
+        total_sim = np.bincount(np.concatenate([sim.deck[:state.scal[S_DECK_N]], sim.rev[:n_rev]]), minlength=10)[:9] \
+            + sim.hand[:4].sum(axis=0) - sim.hand[player]
+        total_st = np.bincount(np.concatenate([state.deck[:state.scal[S_DECK_N]], state.rev[:n_rev]]), minlength=10)[:9] \
+            + state.hand[:4].sum(axis=0) - state.hand[player]
         assert np.array_equal(total_sim, total_st)
         deals.append((sim.hand.tobytes(), sim.deck.tobytes(), sim.bhand.tobytes()))
     assert len(set(deals)) == 4                      # every rollout sees another deal
@@ -197,26 +197,26 @@ def test_search_decisions_ignore_hidden_information(setup):
     bots = [resolve_bot("search", FAST_SEARCH)] * 4
     rng = np.random.default_rng(1)
     for game in range(3):
-        st, cx = mid_game(setup, game, 14 + 9 * game, [ENGINE.resolve_bot("greedy")] * 4)
-        cx = ENGINE.make_ctx(setup, 4, bots, betrayal_capacity=1000)
-        p = int(st.scal[S_ACTIVE])
+        state, context = mid_game(setup, game, 14 + 9 * game, [ENGINE.resolve_bot("greedy")] * 4)
+        context = ENGINE.make_ctx(setup, 4, bots, betrayal_capacity=1000)
+        player = int(state.scal[S_ACTIVE])
 
         def decisions(state):
             out = []
             options = [OPT_1A, OPT_2]
             if state.scal[S_DECK_N] >= setup.data.option1b_min:     # §4.2 1b legality (Q6)
                 options.insert(1, OPT_1B)
-            cx.moves[:len(options), 0] = options
-            out.append(search_choose(copy_state(state), setup.data, cx, p, D_OPTION, len(options)))
+            context.moves[:len(options), 0] = options
+            out.append(search_choose(copy_state(state), setup.data, context, player, D_OPTION, len(options)))
             n = 0
             for slot, card in enumerate(state.display):
                 if card >= 0:
-                    cx.moves[n, :2] = (slot, card)
+                    context.moves[n, :2] = (slot, card)
                     n += 1
-            cx.moves[n, :2] = (-1, -1)
-            out.append(search_choose(copy_state(state), setup.data, cx, p, D_TAKE, n + 1))
+            context.moves[n, :2] = (-1, -1)
+            out.append(search_choose(copy_state(state), setup.data, context, player, D_TAKE, n + 1))
             return out
-        assert decisions(scramble_hidden(st, p, rng)) == decisions(st)
+        assert decisions(scramble_hidden(state, player, rng)) == decisions(state)
 
 
 def win_rate(setup, search_bot, opponent, n_games, seed):

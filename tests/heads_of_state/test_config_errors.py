@@ -26,13 +26,13 @@ def expect_error(game_file, *fragments):
 
 
 def test_default_file_loads_with_appendix_a_values(setup):
-    d = setup.data
-    assert d.deck_len[2:].tolist() == [73, 82, 91, 100]            # §1.3 deck sizes (H8/H9)
-    assert d.bdeck_init.shape[0] == 29 and (d.bdeck_init == 0).sum() == 19   # §1.5 / H10
-    assert d.box_region.shape[0] == 31 and d.region_hex.sum() == 74          # §2.3 / §6.7
-    assert d.recipe_size.tolist() == [1, 2, 3, 4, 5, 6, 8]                   # §1.4
-    assert d.large_n[2] == 2 and d.large_tokens[2, :2].tolist() == [16, 8]   # §3 step 8
-    assert d.first_turn_takes[5].tolist() == [1, 1, 2, 2, 3]
+    data = setup.data
+    assert data.deck_len[2:].tolist() == [73, 82, 91, 100]            # §1.3 deck sizes (H8/H9)
+    assert data.bdeck_init.shape[0] == 29 and (data.bdeck_init == 0).sum() == 19   # §1.5 / H10
+    assert data.box_region.shape[0] == 31 and data.region_hex.sum() == 74          # §2.3 / §6.7
+    assert data.recipe_size.tolist() == [1, 2, 3, 4, 5, 6, 8]                   # §1.4
+    assert data.large_n[2] == 2 and data.large_tokens[2, :2].tolist() == [16, 8]   # §3 step 8
+    assert data.first_turn_takes[5].tolist() == [1, 1, 2, 2, 3]
 
 
 def test_box_with_unknown_rank(tmp_path):

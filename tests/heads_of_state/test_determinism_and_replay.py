@@ -82,21 +82,21 @@ def test_interpreted_kernels_match_compiled(setup):
 
 
 def test_copy_state_plays_out_identically_and_independently(setup):
-    d = setup.data
-    cx = ENGINE.make_ctx(setup, 4, mixed_bots(4), betrayal_capacity=1000)
-    st = new_state(d)
-    setup_game(st, d, cx, 4, np.uint64(5), 77, 0)
+    data = setup.data
+    context = ENGINE.make_ctx(setup, 4, mixed_bots(4), betrayal_capacity=1000)
+    state = new_state(data)
+    setup_game(state, data, context, 4, np.uint64(5), 77, 0)
     for _ in range(30):
-        play_turn(st, d, cx)
-    snapshot = copy_state(st)
-    a, b = copy_state(st), copy_state(st)
+        play_turn(state, data, context)
+    snapshot = copy_state(state)
+    a, b = copy_state(state), copy_state(state)
     while a.scal[S_GAME_OVER] == 0:
-        play_turn(a, d, cx)
+        play_turn(a, data, context)
     while b.scal[S_GAME_OVER] == 0:
-        play_turn(b, d, cx)
-    for x, y, z in zip(a, b, st):
+        play_turn(b, data, context)
+    for x, y, z in zip(a, b, state):
         assert np.array_equal(x, y)                     # same streams -> same play-out
-    for x, y in zip(st, snapshot):
+    for x, y in zip(state, snapshot):
         assert np.array_equal(x, y)                     # the original is untouched
 
 

@@ -20,9 +20,9 @@ def test_invariants_hold_after_every_turn(setup, n_players, seed, first_game, fa
     noble cards per rank never exceed 10; score == sum of sources; cards conserved; hand limits at
     turn end; at most one vacated box left empty per Option 2 turn; exactly three rounds."""
     bots = [ENGINE.resolve_bot(f) for f in families[:n_players]]
-    cx = ENGINE.make_ctx(setup, n_players, bots, GAMES_PER_EXAMPLE, betrayal_capacity=GAMES_PER_EXAMPLE * 400)
+    context = ENGINE.make_ctx(setup, n_players, bots, GAMES_PER_EXAMPLE, betrayal_capacity=GAMES_PER_EXAMPLE * 400)
     errors = np.zeros(GAMES_PER_EXAMPLE, np.int64)
-    play_checked(setup.data, cx, n_players, np.uint64(seed), np.int64(first_game), GAMES_PER_EXAMPLE, errors)
+    play_checked(setup.data, context, n_players, np.uint64(seed), np.int64(first_game), GAMES_PER_EXAMPLE, errors)
     bad = np.flatnonzero(errors)
     assert bad.size == 0, f"game {first_game + bad[0]}: {INVARIANT_NAMES[errors[bad[0]]]}"
 
@@ -112,9 +112,9 @@ def test_invariants_hold_with_the_rule_switches(switches, n_players, seed, famil
     card_type 3 = 1 assassin + 1 country card usable in the target capital's country."""
     setup = ENGINE.load_setup(rule_overrides=switches)
     bots = [ENGINE.resolve_bot(f) for f in families[:n_players]]
-    cx = ENGINE.make_ctx(setup, n_players, bots, GAMES_PER_EXAMPLE, betrayal_capacity=GAMES_PER_EXAMPLE * 400)
+    context = ENGINE.make_ctx(setup, n_players, bots, GAMES_PER_EXAMPLE, betrayal_capacity=GAMES_PER_EXAMPLE * 400)
     errors = np.zeros(GAMES_PER_EXAMPLE, np.int64)
-    play_checked(setup.data, cx, n_players, np.uint64(seed), np.int64(0), GAMES_PER_EXAMPLE, errors)
+    play_checked(setup.data, context, n_players, np.uint64(seed), np.int64(0), GAMES_PER_EXAMPLE, errors)
     bad = np.flatnonzero(errors)
     assert bad.size == 0, f"game {bad[0]}: {INVARIANT_NAMES[errors[bad[0]]]}"
     b = ENGINE.play_chunk(setup, n_players, bots, seed, 0, GAMES_PER_EXAMPLE)["betrayals"]

@@ -22,18 +22,18 @@ LEVEL = {name: code for code, name in TIEBREAK_NAMES.items()}
 def dealt(position, rule_overrides=None, bots=("greedy",), n_players=3):
     """A position with the character and betrayal decks and displays of §3 steps 2-6."""
     pos = position(n_players, bots=bots, rule_overrides=rule_overrides)
-    build_character_decks(pos.st, pos.d, pos.cx)
-    setup_betrayal_deck(pos.st, pos.d, pos.cx)
+    build_character_decks(pos.state, pos.data, pos.context)
+    setup_betrayal_deck(pos.state, pos.data, pos.context)
     return pos
 
 
 def revolution_card_on_top(pos):
     """The regular deck is exhausted and the revolution card is the next card drawn (§4.6)."""
-    rev_n = pos.st.scal[S_REV_N]
-    rev = pos.st.rev
+    rev_n = pos.state.scal[S_REV_N]
+    rev = pos.state.rev
     at = int(list(rev[:rev_n]).index(REVOLUTION))
     rev[at], rev[rev_n - 1] = rev[rev_n - 1], rev[at]
-    pos.st.scal[S_DECK_N] = 0
+    pos.state.scal[S_DECK_N] = 0
 
 
 # --- Q4: raising on the first turn ------------------------------------------------------------------
@@ -41,9 +41,9 @@ def revolution_card_on_top(pos):
 def red_nobles_after_first_turn(position, take_only):
     pos = dealt(position, {"first_turn_take_only": take_only})
     pos.give(RED, "GOLD", "GOLD")                    # a baron is payable whatever red takes
-    pos.st.first_done[RED] = 1
-    play_option(pos.st, pos.d, pos.cx, RED, OPT_FIRST_TURN)
-    return int((pos.st.box_owner == RED).sum()), int(pos.st.hand[RED].sum())
+    pos.state.first_done[RED] = 1
+    play_option(pos.state, pos.data, pos.context, RED, OPT_FIRST_TURN)
+    return int((pos.state.box_owner == RED).sum()), int(pos.state.hand[RED].sum())
 
 
 def test_q4_first_turn_raises_by_default_and_only_takes_with_first_turn_take_only(position):
@@ -59,10 +59,10 @@ def test_q5_the_interrupted_take_is_repeated_unless_revolution_take_lost(positio
     for lost, cards_taken in ((False, 1), (True, 0)):
         pos = dealt(position, {"revolution_take_lost": lost})
         revolution_card_on_top(pos)
-        pos.st.display[:] = -1                       # red must draw from the deck top
-        assert take_character_card(pos.st, pos.d, pos.cx, RED, STEP_1A_TAKE)
-        assert pos.st.scal[S_ROUND] == 1             # the round changed (§5.2)
-        assert pos.st.hand[RED].sum() == cards_taken
+        pos.state.display[:] = -1                       # red must draw from the deck top
+        assert take_character_card(pos.state, pos.data, pos.context, RED, STEP_1A_TAKE)
+        assert pos.state.scal[S_ROUND] == 1             # the round changed (§5.2)
+        assert pos.state.hand[RED].sum() == cards_taken
 
 
 # --- Q31: taking a set-aside card in Option 1b ------------------------------------------------------
@@ -71,9 +71,9 @@ def set_aside_cards_taken(position, allowed, games=30):
     taken = 0
     for game in range(games):
         pos = dealt(position, {"option1b_take_from_set_aside": allowed}, bots=("random",))
-        seed_streams(pos.st.streams, 11, game)
-        option_1b(pos.st, pos.d, pos.cx, RED)
-        taken += 6 - int(pos.st.scal[S_SET_ASIDE_N])
+        seed_streams(pos.state.streams, 11, game)
+        option_1b(pos.state, pos.data, pos.context, RED)
+        taken += 6 - int(pos.state.scal[S_SET_ASIDE_N])
     return taken
 
 
@@ -88,12 +88,12 @@ def test_q15_dead_tiles_stay_on_the_hexagon_or_with_the_switch_return_at_the_rou
     for returns, dead_left, tiles in ((False, 1, 3), (True, 0, 4)):
         pos = position(3, rule_overrides={"dead_tiles_return_at_round_end": returns})
         region = pos.region("FR_P1")
-        pos.st.dead[RED, region, DUKE] = 1           # red's duke was killed in FR_P1 (§4.7)
-        pos.st.tiles[RED, DUKE] -= 1
-        revolution(pos.st, pos.d, pos.cx, STEP_1A_TAKE)   # the 1589 round ends
-        assert pos.st.scal[S_ROUND] == 1
-        assert pos.st.dead[RED, region, DUKE] == dead_left and pos.st.tiles[RED, DUKE] == tiles
-        assert has_noble_in_region(pos.st, pos.d, RED, region) == bool(dead_left)   # §6.2 presence
+        pos.state.dead[RED, region, DUKE] = 1           # red's duke was killed in FR_P1 (§4.7)
+        pos.state.tiles[RED, DUKE] -= 1
+        revolution(pos.state, pos.data, pos.context, STEP_1A_TAKE)   # the 1589 round ends
+        assert pos.state.scal[S_ROUND] == 1
+        assert pos.state.dead[RED, region, DUKE] == dead_left and pos.state.tiles[RED, DUKE] == tiles
+        assert has_noble_in_region(pos.state, pos.data, RED, region) == bool(dead_left)   # §6.2 presence
 
 
 # --- Q19: the hexagon tie-break (§6.4 level 3) --------------------------------------------------------
@@ -108,8 +108,8 @@ def spain_tied_on_influence_rank_and_best_hexagon(position, reading):
     pos.place(BLUE, "ES_P2.upper", "duke")
     pos.place(BLUE, "ES_P2.lower", "baron")
     pos.place(RED, "ES_P3.lower", "baron")
-    round_end_influence_scoring(pos.st, pos.d, pos.cx)
-    return dict(zip(COUNTRY_COLUMNS, pos.cx.country[ES].tolist()))
+    round_end_influence_scoring(pos.state, pos.data, pos.context)
+    return dict(zip(COUNTRY_COLUMNS, pos.context.country[ES].tolist()))
 
 
 def test_q19_hexagon_tiebreak_compares_all_regions_or_with_the_switch_only_the_best(position):
@@ -125,11 +125,11 @@ def test_q19_hexagon_tiebreak_compares_all_regions_or_with_the_switch_only_the_b
 def test_q22_most_kings_counts_king_cards_or_with_the_switch_living_kings(position):
     for counted, winner in (("noble_cards", RED), ("living_nobles", BLUE)):
         pos = position(3, rule_overrides={"winner_tiebreak": counted})
-        pos.st.score[:3] = [30, 30, 20]
-        pos.st.cards[RED, KING] = 2                  # red raised two kings; both were killed
-        pos.st.cards[BLUE, KING] = 1
+        pos.state.score[:3] = [30, 30, 20]
+        pos.state.cards[RED, KING] = 2                  # red raised two kings; both were killed
+        pos.state.cards[BLUE, KING] = 1
         pos.place(BLUE, "FR_CAP.upper", "king")      # blue's one king is alive
-        assert find_winners(pos.st, pos.cx) == (1 << winner, winner, 1)
+        assert find_winners(pos.state, pos.context) == (1 << winner, winner, 1)
 
 
 # --- starting_points: a start-player compensation (not in the rules) -----------------------------------
@@ -138,9 +138,9 @@ def test_starting_points_are_scored_at_setup_by_place_after_the_start_player(pos
     points = {2: [0, 3], 3: [0, 0, 0], 4: [0, 0, 0, 0], 5: [0, 0, 0, 0, 0]}
     for compensation, expected in ((None, [0, 0]), (points, [0, 3])):
         pos = position(2, rule_overrides={"starting_points": compensation} if compensation else None)
-        setup_game(pos.st, pos.d, pos.cx, 2, 5, 0, 0)
-        assert pos.st.score[:2].tolist() == expected
-        assert pos.st.score_src[:2, SRC_START].tolist() == expected
+        setup_game(pos.state, pos.data, pos.context, 2, 5, 0, 0)
+        assert pos.state.score[:2].tolist() == expected
+        assert pos.state.score_src[:2, SRC_START].tolist() == expected
 
 
 def test_starting_points_are_checked_per_player_count():

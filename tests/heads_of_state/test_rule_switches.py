@@ -21,37 +21,37 @@ def test_q14_courtesan_for_a_held_attribute(position):
     for strict, expected in ((False, 4), (True, 1)):
         pos = position(3, rule_overrides={"courtesan_only_for_missing": strict})
         pos.give(RED, "TITLE", "TROOPS", "CASTLE", "COURTESAN")
-        assert list_payments(pos.st, pos.d, pos.cx, RED, EARL) == expected
+        assert list_payments(pos.state, pos.data, pos.context, RED, EARL) == expected
 
 
 def test_q17_large_token_by_raises_or_by_cards(position):
     for by_cards, expected in ((False, 16), (True, 0)):
         pos = position(3, rule_overrides={"large_token_counts_noble_cards": by_cards})
-        pos.st.raised[RED, :] = 1
-        pos.st.cards[RED, :] = 1
-        pos.st.cards[RED, DUKE] = 0          # the 11th duke: raised but no card (Q17)
-        take_large_token(pos.st, pos.d, pos.cx, RED)
-        assert pos.st.large_owner[RED] == expected
+        pos.state.raised[RED, :] = 1
+        pos.state.cards[RED, :] = 1
+        pos.state.cards[RED, DUKE] = 0          # the 11th duke: raised but no card (Q17)
+        take_large_token(pos.state, pos.data, pos.context, RED)
+        assert pos.state.large_owner[RED] == expected
 
 
 def test_q36_gb_capital_box_may_accept_archduke(position):
     for ranks, archduke_ok in ((["king"], False), (["archduke", "king"], True)):
         pos = position(3, rule_overrides={"gb_capital_box_ranks": ranks})
         pos.give(RED, "GOLD", "TROOPS", "DUEL", "BISHOP", "PALACE", "ATTR8")
-        n = list_raises(pos.st, pos.d, pos.cx, RED)
+        n = list_raises(pos.state, pos.data, pos.context, RED)
         assert ((pos.box("GB_CAP.upper"), ARCHDUKE) in [m[:2] for m in pos.moves(n)]) == archduke_ok
 
 
 def test_q26_betrayal_reshuffle_timing(position):
     for mode, left_after in (("when_deck_empties", 5), ("when_draw_needed", 0)):
         pos = position(3, rule_overrides={"betrayal_reshuffle": mode})
-        pos.st.bdeck[0] = 0
-        pos.st.scal[S_BDECK_N] = 1
-        pos.st.bdiscard[0] = 5
-        assert draw_betrayal_card(pos.st, pos.cx) == 0
-        assert pos.st.scal[S_BDECK_N] == left_after
-        assert draw_betrayal_card(pos.st, pos.cx) == 0     # both modes can draw again
-        assert pos.st.bdiscard.sum() == 0
+        pos.state.bdeck[0] = 0
+        pos.state.scal[S_BDECK_N] = 1
+        pos.state.bdiscard[0] = 5
+        assert draw_betrayal_card(pos.state, pos.context) == 0
+        assert pos.state.scal[S_BDECK_N] == left_after
+        assert draw_betrayal_card(pos.state, pos.context) == 0     # both modes can draw again
+        assert pos.state.bdiscard.sum() == 0
 
 
 def first_turn_refreshes(setup, n_games=12):
@@ -113,8 +113,8 @@ def q8_position(position, rule_overrides=None, bots=("greedy",)):
     empty; his hand pays one earl (TITLE, TROOPS, CASTLE) and one baron (GOLD), never a count."""
     pos = position(3, bots=bots, rule_overrides=rule_overrides)
     for name in ("FR_P3.upper", "FR_P3.lower"):
-        pos.st.vacated[pos.box(name)] = 1
-        pos.st.targeted[pos.box(name)] = 1
+        pos.state.vacated[pos.box(name)] = 1
+        pos.state.targeted[pos.box(name)] = 1
     pos.give(RED, "TITLE", "TROOPS", "CASTLE", "GOLD")
     pos.place(BLUE, "DE_P1.lower", "earl")
     pos.place(BLUE, "DE_P3.lower", "baron")
@@ -126,15 +126,15 @@ def q8_position(position, rule_overrides=None, bots=("greedy",)):
 def test_q8_deferred_refills_need_a_feasible_plan_before_each_play(position):
     # interleaved (default), once a box was left empty: the target's box alone must be refillable
     pos = q8_position(position)
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 1)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 1)
     assert {m[0] for m in pos.moves(n) if m[0] >= 0} == {pos.box("DE_P1.lower"), pos.box("DE_P3.lower")}
     # deferred: (earl + count vacated) + target must leave at most one box empty with one hand.
     # The second earl would need a second TITLE/TROOPS/CASTLE set; the margrave is not payable.
     pos = q8_position(position, DEFERRED)
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
     assert {m[0] for m in pos.moves(n) if m[0] >= 0} == {pos.box("DE_P3.lower")}
-    assert plan_with_target(pos.st, pos.d, pos.cx, RED, pos.box("DE_P3.lower"))
-    assert not plan_with_target(pos.st, pos.d, pos.cx, RED, pos.box("DE_P1.lower"))
+    assert plan_with_target(pos.state, pos.data, pos.context, RED, pos.box("DE_P3.lower"))
+    assert not plan_with_target(pos.state, pos.data, pos.context, RED, pos.box("DE_P1.lower"))
 
 
 def test_q8_deferred_refills_are_made_after_the_last_play(position):
@@ -143,10 +143,10 @@ def test_q8_deferred_refills_are_made_after_the_last_play(position):
     for seed in range(40):
         for bots in (("random",), ("greedy",)):
             pos = position(3, bots=bots, rule_overrides=DEFERRED)
-            pos.cx = ENGINE.make_ctx(pos.setup, 3, [ENGINE.resolve_bot(bots[0])] * 3,
+            pos.context = ENGINE.make_ctx(pos.setup, 3, [ENGINE.resolve_bot(bots[0])] * 3,
                                      betrayal_capacity=64, trace_capacity=4096)
-            pos.cx.counters[ev.K_TRACE_ON] = 1
-            seed_streams(pos.st.streams, seed, 0)
+            pos.context.counters[ev.K_TRACE_ON] = 1
+            seed_streams(pos.state.streams, seed, 0)
             pos.give(RED, "TITLE", "TROOPS", "CASTLE", "GOLD")      # pays one earl + one baron
             pos.place(BLUE, "DE_P1.lower", "earl")
             pos.place(BLUE, "FR_P1.lower", "earl")
@@ -154,16 +154,16 @@ def test_q8_deferred_refills_are_made_after_the_last_play(position):
             pos.place(BLUE, "FR_P3.lower", "count")
             pos.place(BLUE, "ES_P1.upper", "duke")
             pos.give_betrayal(RED, "DE", "FR/DE", "FR", "FR/ES", "assassin")
-            betrayal_plays(pos.st, pos.d, pos.cx, RED)
-            events = pos.cx.trace[:pos.cx.counters[ev.K_TRACE_N]].reshape(-1, 4)[:, 0].tolist()
+            betrayal_plays(pos.state, pos.data, pos.context, RED)
+            events = pos.context.trace[:pos.context.counters[ev.K_TRACE_N]].reshape(-1, 4)[:, 0].tolist()
             if ev.EV_BPLAY in events and ev.EV_RAISE in events:
                 last_play = len(events) - 1 - events[::-1].index(ev.EV_BPLAY)
                 assert events.index(ev.EV_RAISE) > last_play
-            vacated = np.flatnonzero(pos.st.vacated)
-            assert sum(pos.st.box_owner[b] < 0 for b in vacated) <= 1
-            for row in pos.cx.betrayals[:pos.cx.counters[ev.K_BETRAYAL_N]]:
+            vacated = np.flatnonzero(pos.state.vacated)
+            assert sum(pos.state.box_owner[b] < 0 for b in vacated) <= 1
+            for row in pos.context.betrayals[:pos.context.counters[ev.K_BETRAYAL_N]]:
                 if row[B_SUCCESS]:
-                    assert row[B_BOX_REFILLED] == (pos.st.box_owner[row[B_BOX]] == RED)
+                    assert row[B_BOX_REFILLED] == (pos.state.box_owner[row[B_BOX]] == RED)
 
 
 def test_q8_deferred_end_refills_keep_at_most_one_box_empty(position):
@@ -172,14 +172,14 @@ def test_q8_deferred_end_refills_keep_at_most_one_box_empty(position):
     for seed in range(30):
         for bots in (("random",), ("greedy",)):
             pos = q8_position(position, DEFERRED, bots)
-            seed_streams(pos.st.streams, seed, 0)
-            pos.st.box_owner[pos.box("DE_P3.lower")] = -1      # killed this turn
-            pos.st.box_rank[pos.box("DE_P3.lower")] = -1
-            pos.st.vacated[pos.box("DE_P3.lower")] = 1
-            refill_at_end(pos.st, pos.d, pos.cx, RED, 0)
-            assert pos.st.box_owner[pos.box("FR_P3.upper")] == RED
-            assert pos.st.box_owner[pos.box("DE_P3.lower")] == RED
-            assert pos.st.box_owner[pos.box("FR_P3.lower")] == -1
+            seed_streams(pos.state.streams, seed, 0)
+            pos.state.box_owner[pos.box("DE_P3.lower")] = -1      # killed this turn
+            pos.state.box_rank[pos.box("DE_P3.lower")] = -1
+            pos.state.vacated[pos.box("DE_P3.lower")] = 1
+            refill_at_end(pos.state, pos.data, pos.context, RED, 0)
+            assert pos.state.box_owner[pos.box("FR_P3.upper")] == RED
+            assert pos.state.box_owner[pos.box("DE_P3.lower")] == RED
+            assert pos.state.box_owner[pos.box("FR_P3.lower")] == -1
 
 
 # --- Q9 mix_assassin_and_country (§4.4 step 2 table, step 3) ------------------------------------
@@ -191,26 +191,26 @@ def test_q9_capital_attacked_with_assassin_and_country_card(position):
         pos = position(3, rule_overrides={"mix_assassin_and_country": mix})
         pos.place(BLUE, "FR_CAP.upper", "king")
         pos.give_betrayal(RED, "assassin", "FR", "FR/ES", "GB")     # GB is not usable in France
-        n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+        n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
         names = pos.desc["betrayal_types"]
         mixed = {(names[a], names[b]) for box, a, b, _ in pos.moves(n)
                  if box >= 0 and a == ASSASSIN and b > ASSASSIN}
         assert mixed == expected
         # provinces still take exactly one card (Q10), mixed or not
         pos.place(BLUE, "FR_P1.upper", "duke")
-        n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+        n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
         assert all(b == -1 for box, a, b, _ in pos.moves(n) if box == pos.box("FR_P1.upper"))
     # the mixed play resolves by the bag draw: over many attempts about 3/4 succeed
     successes = 0
     attempts = 400
     for seed in range(attempts):
         pos = position(3, rule_overrides={"mix_assassin_and_country": True})     # greedy attacks
-        seed_streams(pos.st.streams, seed, 0)
+        seed_streams(pos.state.streams, seed, 0)
         pos.place(BLUE, "FR_CAP.upper", "king")
         pos.give_betrayal(RED, "assassin", "FR")
-        betrayal_plays(pos.st, pos.d, pos.cx, RED)
-        assert pos.cx.counters[ev.K_BETRAYAL_N] == 1
-        row = pos.cx.betrayals[0]
+        betrayal_plays(pos.state, pos.data, pos.context, RED)
+        assert pos.context.counters[ev.K_BETRAYAL_N] == 1
+        row = pos.context.betrayals[0]
         assert row[B_CARD_TYPE] == CARD_MIXED == CARD_TYPE_NAMES.index("mixed")
         assert (row[B_CARD_A], row[B_CARD_B], row[B_CARDS_SPENT], row[B_CAPITAL]) == (
             ASSASSIN, pos.btype("FR"), 2, 1)

@@ -17,9 +17,9 @@ RED, BLUE, YELLOW = 0, 1, 2
 def test_s3_setup_decks_and_displays(position):
     for n, deck in ((2, 73), (3, 82), (4, 91), (5, 100)):
         pos = position(n)
-        build_character_decks(pos.st, pos.d, pos.cx)
-        assert pos.st.scal[S_REV_N] == 11 and (pos.st.rev[:11] == REVOLUTION).sum() == 1
-        assert pos.st.scal[S_DECK_N] == deck - 10 - 6 and (pos.st.display >= 0).all()
+        build_character_decks(pos.state, pos.data, pos.context)
+        assert pos.state.scal[S_REV_N] == 11 and (pos.state.rev[:11] == REVOLUTION).sum() == 1
+        assert pos.state.scal[S_DECK_N] == deck - 10 - 6 and (pos.state.display >= 0).all()
 
 
 def test_s4_1_first_turn_takes_exactly_n_cards(setup):
@@ -45,8 +45,8 @@ def test_s4_2_option_1b_needs_six_regular_cards(setup):
 def test_s4_3_a_raise_needs_a_tile_q13(position):
     pos = position(3)
     pos.give(RED, "GOLD")
-    pos.st.tiles[RED, BARON] = 0
-    n = list_raises(pos.st, pos.d, pos.cx, RED)
+    pos.state.tiles[RED, BARON] = 0
+    n = list_raises(pos.state, pos.data, pos.context, RED)
     assert pos.moves(n) == [(-1, -1, 0, 0)]                 # only "stop"
 
 
@@ -56,8 +56,8 @@ def test_s4_4_own_nobles_and_once_per_turn(position):
     pos.place(BLUE, "FR_P2.upper", "margrave")
     pos.place(YELLOW, "FR_P3.upper", "earl")
     pos.give_betrayal(RED, "assassin", "assassin")
-    pos.st.targeted[pos.box("FR_P2.upper")] = 1             # already targeted this turn
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+    pos.state.targeted[pos.box("FR_P2.upper")] = 1             # already targeted this turn
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
     assert [m[0] for m in pos.moves(n) if m[0] >= 0] == [pos.box("FR_P3.upper")]
 
 
@@ -79,29 +79,29 @@ def test_s4_6_revolution_interrupt_repeats_the_take(setup):
 
 def test_s5_2_round_change_cuts_hands_and_renews_decks(position):
     pos = position(3)
-    build_character_decks(pos.st, pos.d, pos.cx)
-    pos.st.bdisplay[:] = [0, 0]
+    build_character_decks(pos.state, pos.data, pos.context)
+    pos.state.bdisplay[:] = [0, 0]
     names = pos.desc["character_types"]
-    for p in range(3):
+    for player in range(3):
         for i in range(8):                                   # 8 cards each, spread over the types
-            pos.give(p, names[(3 * p + i) % len(names)])
-        pos.give_betrayal(p, "assassin", "assassin", "assassin")
-    revolution(pos.st, pos.d, pos.cx, STEP_1A_TAKE)
-    assert pos.st.scal[S_ROUND] == 1 and pos.st.round_step[0] == STEP_1A_TAKE
-    assert (pos.st.hand[:3].sum(axis=1) == 6).all() and (pos.st.bhand[:3].sum(axis=1) == 2).all()
-    in_hands = pos.st.hand[:3].sum()
-    assert pos.st.scal[S_DECK_N] + pos.st.scal[S_REV_N] - 1 + 6 == 82 - in_hands
+            pos.give(player, names[(3 * player + i) % len(names)])
+        pos.give_betrayal(player, "assassin", "assassin", "assassin")
+    revolution(pos.state, pos.data, pos.context, STEP_1A_TAKE)
+    assert pos.state.scal[S_ROUND] == 1 and pos.state.round_step[0] == STEP_1A_TAKE
+    assert (pos.state.hand[:3].sum(axis=1) == 6).all() and (pos.state.bhand[:3].sum(axis=1) == 2).all()
+    in_hands = pos.state.hand[:3].sum()
+    assert pos.state.scal[S_DECK_N] + pos.state.scal[S_REV_N] - 1 + 6 == 82 - in_hands
     # old betrayal display (2) + cut cards (3) -> discards -> (reshuffled) new display and deck
-    assert pos.st.scal[S_BDECK_N] + (pos.st.bdisplay >= 0).sum() + pos.st.bdiscard.sum() == 2 + 3
-    assert (pos.st.bdisplay >= 0).all()
-    assert pos.st.scal[S_GAME_OVER] == 0
+    assert pos.state.scal[S_BDECK_N] + (pos.state.bdisplay >= 0).sum() + pos.state.bdiscard.sum() == 2 + 3
+    assert (pos.state.bdisplay >= 0).all()
+    assert pos.state.scal[S_GAME_OVER] == 0
 
 
 def test_s5_3_the_1789_revolution_ends_the_game(position):
     pos = position(3)
-    pos.st.scal[S_ROUND] = 2
-    revolution(pos.st, pos.d, pos.cx, STEP_1A_TAKE)
-    assert pos.st.scal[S_GAME_OVER] == 1
+    pos.state.scal[S_ROUND] = 2
+    revolution(pos.state, pos.data, pos.context, STEP_1A_TAKE)
+    assert pos.state.scal[S_GAME_OVER] == 1
 
 
 def test_s6_2_one_noble_per_region_suffices_and_kills_never_trigger(position):
@@ -109,23 +109,23 @@ def test_s6_2_one_noble_per_region_suffices_and_kills_never_trigger(position):
     pos.place(RED, "GB_CAP.upper", "king")
     pos.place(RED, "GB_IRL.lower", "count")
     pos.give(RED, "TITLE", "TROOPS", "CASTLE", "DUEL")
-    raise_noble(pos.st, pos.d, pos.cx, RED, pos.box("GB_SCO.upper"), MARGRAVE)
-    assert pos.st.square_owner[RED, 0] == 1                 # lower boxes of IRL empty: still counts
+    raise_noble(pos.state, pos.data, pos.context, RED, pos.box("GB_SCO.upper"), MARGRAVE)
+    assert pos.state.square_owner[RED, 0] == 1                 # lower boxes of IRL empty: still counts
 
 
 def test_s6_3_large_round_tokens_in_order(position):
     for n, expected in ((3, [16, 12, 8]), (2, [16, 8])):
         pos = position(n)
-        pos.st.raised[:n, :] = 1
-        for p in range(n):
-            take_large_token(pos.st, pos.d, pos.cx, p)
-        assert pos.st.large_owner[:n].tolist() == expected
+        pos.state.raised[:n, :] = 1
+        for player in range(n):
+            take_large_token(pos.state, pos.data, pos.context, player)
+        assert pos.state.large_owner[:n].tolist() == expected
 
 
 def test_s6_3_large_token_counts_raises_not_living_nobles(position):
     pos = position(3)
-    pos.st.raised[RED, :] = 1
-    pos.st.raised[RED, KING] = 0
+    pos.state.raised[RED, :] = 1
+    pos.state.raised[RED, KING] = 0
     pos.give(RED, "GOLD", "TROOPS", "TITLE", "CASTLE", "DUEL", "BISHOP", "PALACE", "ATTR8")
-    raise_noble(pos.st, pos.d, pos.cx, RED, pos.box("GB_CAP.upper"), KING)
-    assert pos.st.large_owner[RED] == 16 and pos.st.cards[RED, COUNT] == 0
+    raise_noble(pos.state, pos.data, pos.context, RED, pos.box("GB_CAP.upper"), KING)
+    assert pos.state.large_owner[RED] == 16 and pos.state.cards[RED, COUNT] == 0

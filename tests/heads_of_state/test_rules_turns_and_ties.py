@@ -21,19 +21,19 @@ LEVEL = {name: code for code, name in TIEBREAK_NAMES.items()}
 def dealt(position, n_players=3):
     """A position with the character and betrayal decks and displays of §3 steps 2-6."""
     pos = position(n_players)
-    build_character_decks(pos.st, pos.d, pos.cx)
-    setup_betrayal_deck(pos.st, pos.d, pos.cx)
+    build_character_decks(pos.state, pos.data, pos.context)
+    setup_betrayal_deck(pos.state, pos.data, pos.context)
     return pos
 
 
 def force_next_choice(pos, row):
     """The next bot decision takes row ``row`` of the listed moves (events.K_FORCED)."""
-    pos.cx.counters[K_FORCED] = row + 1
+    pos.context.counters[K_FORCED] = row + 1
 
 
 def country_row(pos, country):
-    round_end_influence_scoring(pos.st, pos.d, pos.cx)
-    return dict(zip(COUNTRY_COLUMNS, pos.cx.country[country].tolist()))
+    round_end_influence_scoring(pos.state, pos.data, pos.context)
+    return dict(zip(COUNTRY_COLUMNS, pos.context.country[country].tolist()))
 
 
 # --- §4.2 1b: "legal only if the regular deck holds at least 6 cards" (Q6) -------------------------
@@ -42,12 +42,12 @@ def option_played_with_second_listed_move(position, deck_cards):
     """Red's (not first) turn with ``deck_cards`` in the regular deck, choosing the second option
     listed: [1a, 1b, 2] when 1b is legal, [1a, 2] when it is not."""
     pos = dealt(position)
-    pos.st.first_done[:3] = 1
-    pos.st.scal[S_DECK_N] = deck_cards
-    pos.st.scal[S_ACTIVE] = RED
+    pos.state.first_done[:3] = 1
+    pos.state.scal[S_DECK_N] = deck_cards
+    pos.state.scal[S_ACTIVE] = RED
     force_next_choice(pos, 1)
-    play_turn(pos.st, pos.d, pos.cx)
-    return pos.st.options[RED].tolist()
+    play_turn(pos.state, pos.data, pos.context)
+    return pos.state.options[RED].tolist()
 
 
 def test_s4_2_option_1b_is_legal_with_six_regular_cards(position):
@@ -81,7 +81,7 @@ def residual_tie(position, game_index):
     pos.place(BLUE, "ES_P1.lower", "count")
     pos.place(BLUE, "ES_P2.upper", "duke")
     pos.place(RED, "ES_P2.lower", "baron")
-    seed_streams(pos.st.streams, 7, game_index)
+    seed_streams(pos.state.streams, 7, game_index)
     return country_row(pos, ES)
 
 
@@ -98,44 +98,44 @@ def test_s6_4_level_4_a_residual_tie_is_decided_by_the_seeded_random_order(posit
 
 def test_s4_5_only_the_taken_display_slots_are_refilled_from_the_deck_top(position):
     pos = dealt(position)
-    before = pos.st.display.copy()
-    deck_n = pos.st.scal[S_DECK_N]
-    top, second = pos.st.deck[deck_n - 1], pos.st.deck[deck_n - 2]
-    pos.st.display[1] = -1                       # red took the cards of slots 1 and 4
-    pos.st.display[4] = -1
-    end_of_turn(pos.st, pos.d, pos.cx, RED)
-    assert pos.st.display[1] == top and pos.st.display[4] == second      # slot by slot, top first
-    assert [pos.st.display[s] for s in (0, 2, 3, 5)] == [before[s] for s in (0, 2, 3, 5)]
-    assert pos.st.scal[S_DECK_N] == deck_n - 2
+    before = pos.state.display.copy()
+    deck_n = pos.state.scal[S_DECK_N]
+    top, second = pos.state.deck[deck_n - 1], pos.state.deck[deck_n - 2]
+    pos.state.display[1] = -1                       # red took the cards of slots 1 and 4
+    pos.state.display[4] = -1
+    end_of_turn(pos.state, pos.data, pos.context, RED)
+    assert pos.state.display[1] == top and pos.state.display[4] == second      # slot by slot, top first
+    assert [pos.state.display[s] for s in (0, 2, 3, 5)] == [before[s] for s in (0, 2, 3, 5)]
+    assert pos.state.scal[S_DECK_N] == deck_n - 2
 
 
 # --- §4.4 step 1: option 2 takes exactly one betrayal card and one character card -----------------
 
 def test_s4_4_option_2_takes_one_betrayal_card_and_one_character_card(position):
     pos = dealt(position)
-    cards_in_view = pos.st.scal[S_DECK_N] + (pos.st.display >= 0).sum()
-    assert option_2(pos.st, pos.d, pos.cx, RED)
-    assert pos.st.hand[RED].sum() == 1 and pos.st.bhand[RED].sum() == 1
-    assert pos.st.scal[S_DECK_N] + (pos.st.display >= 0).sum() == cards_in_view - 1
-    assert pos.st.hand[BLUE].sum() == pos.st.bhand[BLUE].sum() == 0
+    cards_in_view = pos.state.scal[S_DECK_N] + (pos.state.display >= 0).sum()
+    assert option_2(pos.state, pos.data, pos.context, RED)
+    assert pos.state.hand[RED].sum() == 1 and pos.state.bhand[RED].sum() == 1
+    assert pos.state.scal[S_DECK_N] + (pos.state.display >= 0).sum() == cards_in_view - 1
+    assert pos.state.hand[BLUE].sum() == pos.state.bhand[BLUE].sum() == 0
 
 
 # --- §5.2 step 4 (Q5): a revolution during the end-of-turn refill ----------------------------------
 
 def test_s5_2_a_revolution_in_the_end_of_turn_refill_completes_the_display_and_ends_the_turn(position):
     pos = dealt(position)
-    rev_n = pos.st.scal[S_REV_N]
-    rev = pos.st.rev
+    rev_n = pos.state.scal[S_REV_N]
+    rev = pos.state.rev
     at = int(list(rev[:rev_n]).index(REVOLUTION))
     rev[at], rev[rev_n - 1] = rev[rev_n - 1], rev[at]   # the revolution card on top of its deck
-    pos.st.scal[S_DECK_N] = 0                           # regular deck exhausted
-    pos.st.display[2] = -1                              # red took a display card
+    pos.state.scal[S_DECK_N] = 0                           # regular deck exhausted
+    pos.state.display[2] = -1                              # red took a display card
     pos.give(RED, *(["GOLD"] * 8))                      # 8 cards: above the 6 of a round change
-    finish_turn(pos.st, pos.d, pos.cx, RED)
-    assert pos.st.scal[S_ROUND] == 1 and pos.st.round_step[0] == STEP_END_REFILL
-    assert (pos.st.display >= 0).all()                  # the new round's fresh display is complete
-    assert pos.st.hand[RED].sum() == 6                  # §5.2 step 3a limit, then §4.5 step 4
-    assert pos.st.scal[S_ACTIVE] == BLUE                # the turn ended; the next player's turn
+    finish_turn(pos.state, pos.data, pos.context, RED)
+    assert pos.state.scal[S_ROUND] == 1 and pos.state.round_step[0] == STEP_END_REFILL
+    assert (pos.state.display >= 0).all()                  # the new round's fresh display is complete
+    assert pos.state.hand[RED].sum() == 6                  # §5.2 step 3a limit, then §4.5 step 4
+    assert pos.state.scal[S_ACTIVE] == BLUE                # the turn ended; the next player's turn
 
 
 # --- §4.5 step 4: discard down to exactly 10 character and 4 betrayal cards ------------------------
@@ -148,14 +148,14 @@ def test_s4_5_hand_limits_discard_down_to_exactly_ten_and_four(position):
     pos.give_betrayal(RED, *(["assassin"] * 6))
     pos.give(BLUE, *(["GOLD"] * 10))                    # at the limit: keeps every card
     pos.give_betrayal(BLUE, *(["assassin"] * 4))
-    for p in (RED, BLUE):
-        discard_to_limit(pos.st, pos.d, pos.cx, p, pos.d.hand_limit_char, pos.d.hand_limit_betrayal,
+    for player in (RED, BLUE):
+        discard_to_limit(pos.state, pos.data, pos.context, player, pos.data.hand_limit_char, pos.data.hand_limit_betrayal,
                          STAT_DISCARD_TURN_CHAR)
-    assert pos.st.hand[RED].sum() == 10 and pos.st.bhand[RED].sum() == 4
-    assert pos.st.discard.sum() == 3 and pos.st.bdiscard.sum() == 2
-    assert pos.st.stats[RED, STAT_DISCARD_TURN_CHAR] == 3 and pos.st.stats[RED, STAT_DISCARD_TURN_BETRAYAL] == 2
-    assert pos.st.hand[BLUE].sum() == 10 and pos.st.bhand[BLUE].sum() == 4
-    assert pos.st.stats[BLUE, STAT_DISCARD_TURN_CHAR] == pos.st.stats[BLUE, STAT_DISCARD_TURN_BETRAYAL] == 0
+    assert pos.state.hand[RED].sum() == 10 and pos.state.bhand[RED].sum() == 4
+    assert pos.state.discard.sum() == 3 and pos.state.bdiscard.sum() == 2
+    assert pos.state.stats[RED, STAT_DISCARD_TURN_CHAR] == 3 and pos.state.stats[RED, STAT_DISCARD_TURN_BETRAYAL] == 2
+    assert pos.state.hand[BLUE].sum() == 10 and pos.state.bhand[BLUE].sum() == 4
+    assert pos.state.stats[BLUE, STAT_DISCARD_TURN_CHAR] == pos.state.stats[BLUE, STAT_DISCARD_TURN_BETRAYAL] == 0
 
 
 # --- §6.2 / §4.7: a kill never takes a square token back (nor gives one) ---------------------------
@@ -165,32 +165,32 @@ def test_s6_2_a_kill_leaves_the_square_token_with_its_owner(position):
     pos.place(BLUE, "GB_CAP.upper", "king")
     pos.place(BLUE, "GB_IRL.upper", "earl")
     pos.place(BLUE, "GB_SCO.lower", "baron")
-    pos.st.square_owner[BLUE, GB] = 1                   # blue covered Great Britain first: 4 points
-    pos.st.square_next[GB] = 1
-    pos.st.score[BLUE] = pos.st.score_src[BLUE, SRC_COUNTRY] = 4
+    pos.state.square_owner[BLUE, GB] = 1                   # blue covered Great Britain first: 4 points
+    pos.state.square_next[GB] = 1
+    pos.state.score[BLUE] = pos.state.score_src[BLUE, SRC_COUNTRY] = 4
     pos.give_betrayal(RED, "GB")
-    n = list_betrayal_plays(pos.st, pos.d, pos.cx, RED, 0)
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
     target = [m[0] for m in pos.moves(n)].index(pos.box("GB_IRL.upper"))
     force_next_choice(pos, target)
-    betrayal_plays(pos.st, pos.d, pos.cx, RED)          # the GB card kills automatically
-    assert pos.st.box_owner[pos.box("GB_IRL.upper")] == -1
-    assert pos.st.dead[BLUE, pos.region("GB_IRL")].sum() == 1   # the dead earl lies on the hexagon
-    assert pos.st.square_owner[BLUE, GB] == 1 and pos.st.square_next[GB] == 1
-    assert pos.st.score[:3].tolist() == [0, 4, 0] and pos.st.square_owner[RED].sum() == 0
+    betrayal_plays(pos.state, pos.data, pos.context, RED)          # the GB card kills automatically
+    assert pos.state.box_owner[pos.box("GB_IRL.upper")] == -1
+    assert pos.state.dead[BLUE, pos.region("GB_IRL")].sum() == 1   # the dead earl lies on the hexagon
+    assert pos.state.square_owner[BLUE, GB] == 1 and pos.state.square_next[GB] == 1
+    assert pos.state.score[:3].tolist() == [0, 4, 0] and pos.state.square_owner[RED].sum() == 0
 
 
 # --- §6.6 (Q22): a shared win ---------------------------------------------------------------------
 
 def test_s6_6_equal_scores_and_equal_noble_cards_share_the_win(position):
     pos = position(3)
-    pos.st.score[:3] = [30, 30, 20]
-    pos.st.cards[RED, KING] = pos.st.cards[BLUE, KING] = 1
-    mask, first, code = find_winners(pos.st, pos.cx)
+    pos.state.score[:3] = [30, 30, 20]
+    pos.state.cards[RED, KING] = pos.state.cards[BLUE, KING] = 1
+    mask, first, code = find_winners(pos.state, pos.context)
     assert (mask, first, code) == (0b011, RED, 2)
 
 
 def test_s6_6_equal_scores_are_broken_by_king_cards(position):
     pos = position(3)
-    pos.st.score[:3] = [30, 30, 20]
-    pos.st.cards[BLUE, KING] = 1
-    assert find_winners(pos.st, pos.cx) == (0b010, BLUE, 1)
+    pos.state.score[:3] = [30, 30, 20]
+    pos.state.cards[BLUE, KING] = 1
+    assert find_winners(pos.state, pos.context) == (0b010, BLUE, 1)

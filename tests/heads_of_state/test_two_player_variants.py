@@ -15,11 +15,11 @@ PRINTED_MARKS = {5: [], 4: ["5"], 3: ["4", "5"], 2: ["3", "4", "5"]}
 
 def large_tokens_of_two_players(position, rule_overrides=None):
     pos = position(2, rule_overrides=rule_overrides)
-    pos.st.raised[RED, :] = 1
-    pos.st.raised[BLUE, :] = 1
-    take_large_token(pos.st, pos.d, pos.cx, RED)
-    take_large_token(pos.st, pos.d, pos.cx, BLUE)
-    return pos.st.large_owner[:2].tolist()
+    pos.state.raised[RED, :] = 1
+    pos.state.raised[BLUE, :] = 1
+    take_large_token(pos.state, pos.data, pos.context, RED)
+    take_large_token(pos.state, pos.data, pos.context, BLUE)
+    return pos.state.large_owner[:2].tolist()
 
 
 def test_s6_3_two_players_use_16_and_8_or_keep_the_12_point_token(position):
@@ -30,10 +30,10 @@ def test_s6_3_two_players_use_16_and_8_or_keep_the_12_point_token(position):
 
 def character_cards_in_a_two_player_game(position, rule_overrides=None):
     pos = position(2, rule_overrides=rule_overrides)
-    build_character_decks(pos.st, pos.d, pos.cx)
-    revolution_deck = pos.st.rev[:pos.st.scal[S_REV_N]]
-    return (pos.st.scal[S_DECK_N] + int((revolution_deck != REVOLUTION).sum())
-            + int((pos.st.display >= 0).sum()))
+    build_character_decks(pos.state, pos.data, pos.context)
+    revolution_deck = pos.state.rev[:pos.state.scal[S_REV_N]]
+    return (pos.state.scal[S_DECK_N] + int((revolution_deck != REVOLUTION).sum())
+            + int((pos.state.display >= 0).sum()))
 
 
 def test_s1_3_two_players_remove_the_marked_cards_or_keep_them_all(position):
@@ -47,7 +47,7 @@ def test_s1_3_two_players_remove_the_marked_cards_or_keep_them_all(position):
 def test_s4_4_an_assassin_bag_of_2_own_cubes_and_1_target_cube_succeeds_two_times_in_three(position):
     pos = position(2, rule_overrides={"assassin_bag": {"own_cubes": 2, "target_cubes": 1}})
     draws = 3000
-    successes = sum(bool(assassination_succeeds(pos.st, pos.d)) for _ in range(draws))
+    successes = sum(bool(assassination_succeeds(pos.state, pos.data)) for _ in range(draws))
     assert abs(successes / draws - 2 / 3) < 0.05        # 4.4 standard deviations (sd 0.0086)
 
 
@@ -55,9 +55,9 @@ def test_s4_5_a_lower_turn_end_hand_limit_discards_down_to_it(position):
     pos = position(2, rule_overrides={"hand_limit_turn_end": {"character": 8, "betrayal": 3}})
     pos.give(RED, *(["GOLD"] * 5 + ["DUEL"] * 5))
     pos.give_betrayal(RED, "assassin", "assassin", "FR", "GB", "DE")
-    discard_to_limit(pos.st, pos.d, pos.cx, RED, pos.d.hand_limit_char, pos.d.hand_limit_betrayal,
+    discard_to_limit(pos.state, pos.data, pos.context, RED, pos.data.hand_limit_char, pos.data.hand_limit_betrayal,
                      STAT_DISCARD_TURN_CHAR)
-    assert pos.st.hand[RED, :N_CHAR_TYPES].sum() == 8 and pos.st.bhand[RED].sum() == 3
+    assert pos.state.hand[RED, :N_CHAR_TYPES].sum() == 8 and pos.state.bhand[RED].sum() == 3
 
 
 def test_first_turn_takes_and_starting_points_compensate_the_second_player_in_two_player_games():

@@ -8,7 +8,7 @@ from sim.louis_xiv.decisions import (MOVE_CAPACITY, MOVE_CARD, MOVE_KIND, MOVE_L
                                      PLACE, PLACE_FOUR, RETRIEVE, RETRIEVE_FOUR)
 from sim.louis_xiv.influence import apply_move, list_turn_options
 
-from strategies.louis_xiv import GREEDY, default_parameters
+from strategies.louis_xiv.parameters import GREEDY, default_parameters
 
 from .rulebook import YELLOW, supplies, tile
 

@@ -12,7 +12,7 @@ from sim.louis_xiv.missions import list_mission_options, play_mission_card, toke
 from sim.louis_xiv.scoring import coat_majorities, convert_to_coats, end_of_game, find_winners
 from sim.louis_xiv.state import (COATS_FROM_CONVERSION, COATS_FROM_MAJORITY, COATS_FROM_TOKEN_CAP, INTRIGUE_COUNT,
                                  provisional_score)
-from strategies.louis_xiv import DECK_DARK, GREEDY, default_parameters
+from strategies.louis_xiv.parameters import DECK_DARK, GREEDY, default_parameters
 
 from .rulebook import GREEN, MONTESPAN, RED, YELLOW, tile
 

@@ -1,5 +1,5 @@
 """§4.1 step 2: the rulebook fixes no order for a player's resources abilities, so the order is
-the bot's choice (strategies/louis_xiv.py, choose_resources_order)."""
+the bot's choice (strategies/louis_xiv/decide.py, choose_resources_order)."""
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -8,7 +8,7 @@ from sim.louis_xiv import constants as C
 from sim.louis_xiv.decisions import pack_order, unpack_order
 from sim.louis_xiv.resources import use_resources_abilities
 from sim.louis_xiv.state import IMAGINARY_ACTIVE
-from strategies.louis_xiv import RULES_FILE_RESOURCES_ORDER, choose_resources_order
+from strategies.louis_xiv.decide import RULES_FILE_RESOURCES_ORDER, choose_resources_order
 
 from .rulebook import YELLOW, supplies
 

@@ -1,4 +1,4 @@
-"""The search bot (family ``search``, sim/louis_xiv/search.py): seeded and chunking-independent,
+"""The search bot (family ``search``, strategies/louis_xiv/search.py): seeded and chunking-independent,
 blind to what its seat cannot see (rules Q21), and clearly stronger than greedy and random."""
 import numpy as np
 import pytest
@@ -7,11 +7,12 @@ from sim.louis_xiv import constants as C
 from sim.louis_xiv.decisions import new_move_buffer
 from sim.louis_xiv.engine import ENGINE, bot_arrays
 from sim.louis_xiv.resources import resources_phase
-from sim.louis_xiv.search import copy_into_rollout, new_rollout_state, redeal_hidden, search_influence_turn
+from strategies.louis_xiv.search import copy_into_rollout, new_rollout_state, redeal_hidden, search_influence_turn
 from sim.louis_xiv.setup import setup_game
 from sim.louis_xiv.state import (INFLUENCE_POSITION, INTRIGUE_COUNT, INTRIGUE_HEAD, ROUND, copy_state,
                                  new_state)
-from strategies.louis_xiv import FAMILY_PARAMETERS, SEARCH, prepare_influence_phase
+from strategies.louis_xiv.decide import prepare_influence_phase
+from strategies.louis_xiv.parameters import FAMILY_PARAMETERS, SEARCH
 
 
 def test_search_bot_is_a_family_with_documented_parameters():

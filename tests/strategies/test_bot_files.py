@@ -11,6 +11,7 @@ from sim.core.engine import ConfigError
 from strategies import heads_of_state, louis_xiv
 from strategies.bots import BOTS_DIR, BotCatalogue, resolve_bots
 from strategies.louis_xiv import PARAMETER_INDEX
+from strategies.louis_xiv.parameters import default_parameters
 
 
 def write(directory: Path, name: str, text: str) -> Path:
@@ -31,7 +32,7 @@ def bots_dir(tmp_path):
 def test_a_family_name_is_a_bot_with_the_family_defaults(bots_dir):
     greedy = BotCatalogue(bots_dir).definition("louis-xiv", "greedy").bot_seat()
     assert greedy.family == louis_xiv.GREEDY
-    np.testing.assert_array_equal(greedy.params, louis_xiv.default_parameters())
+    np.testing.assert_array_equal(greedy.params, default_parameters())
 
 
 def test_a_bot_file_overrides_the_family_defaults(bots_dir):

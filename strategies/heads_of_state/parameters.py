@@ -2,7 +2,7 @@
 
 * ``random`` (family 0): uniform over the legal decisions at every decision point, drawn from the
   seat's own random stream. No parameters (the vector is ignored).
-* ``greedy`` (family 1): one-step heuristic (sim/heads_of_state/bots.py ``greedy_choose``):
+* ``greedy`` (family 1): one-step heuristic (greedy.py ``greedy_choose``):
   takes the display card that best completes a recipe it can still place, raises the
   best-valued noble while it can (hexagon, rank, new rank for the large token, square-token
   progress, influence), and switches to Option 2 when it can kill a valuable opponent noble
@@ -11,22 +11,39 @@
   character cards to betrayal, assassins vs country cards, hand management. Every parameter after
   ``influence_weight`` is neutral at its default.
 * ``search`` (family 2): determinized Monte Carlo rollouts at the turn option, take and betrayal
-  play decisions (sim/heads_of_state/search.py), the greedy elsewhere and inside the rollouts.
+  play decisions (search.py), the greedy elsewhere and inside the rollouts.
   Its vector is ``GREEDY_PARAMS`` (used for its own other decisions and for every seat in its
   rollouts) followed by ``SEARCH_PARAMS``.
+
+Also here: the decision kinds (``D_*``) the rules pass to ``decide.choose`` and the parameter
+indices (``P_*``) the compiled bots read.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from sim.core.engine import BotSeat, ConfigError
 from sim.heads_of_state.state import COUNTRY_NAMES
-from sim.heads_of_state.bots import GREEDY, N_GREEDY_PARAMS, N_SEARCH_PARAMS, RANDOM, SEARCH
-from strategies.parameters import Parameter, bot_seat, parameter_vector
+from strategies.parameters import Parameter, parameter_vector
+
+RANDOM, GREEDY, SEARCH = 0, 1, 2
+(D_OPTION, D_TAKE, D_RAISE, D_PAY, D_BTAKE, D_BPLAY, D_REFILL, D_DISCARD, D_BDISCARD,
+ D_TAKE_ORDER, D_END_REFILL) = range(11)
+
+# greedy parameter indices (names, defaults and ranges: GREEDY_PARAMS below)
+# (P_COUNTRY_WEIGHT + country: one weight per country, GB FR ES DE). Every parameter added after
+# P_INFLUENCE_WEIGHT is neutral at its default: the default greedy plays exactly as before.
+(P_DECK_THRESHOLD, P_COURTESAN_VALUE, P_HEX_WEIGHT, P_RANK_WEIGHT, P_NEW_RANK_WEIGHT,
+ P_SQUARE_WEIGHT, P_BETRAY_MIN_VALUE, P_REFRESH_THRESHOLD, P_INFLUENCE_WEIGHT,
+ P_COUNTRY_WEIGHT, _FR, _ES, _DE, P_CAPITAL_BIAS, P_ASSASSIN_PREFERENCE, P_BETRAY_FROM_ROUND,
+ P_BETRAY_ROUND_DISCOUNT, P_RAISE_THRESHOLD, P_HAND_TARGET) = range(19)
+N_GREEDY_PARAMS = 19
+# search parameters follow the greedy ones in a search bot's vector (search.py)
+P_ROLLOUTS, P_MAX_CANDIDATES = N_GREEDY_PARAMS, N_GREEDY_PARAMS + 1
+N_SEARCH_PARAMS = 2
 
 FAMILIES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
 
-# in the order of bots.P_* indices
+# in the order of the P_* indices above
 GREEDY_PARAMS = (
     Parameter("deck_threshold", 0.3, 0.0, 3.0, "value of a blind deck draw; a display card worth less is not taken"),
     Parameter("courtesan_value", 0.8, 0.0, 3.0, "value of taking a courtesan"),
@@ -70,16 +87,7 @@ assert len(SEARCH_PARAMS) == N_SEARCH_PARAMS
 # family name -> its documented parameters, in vector order (strategies/parameters.py)
 FAMILY_PARAMETERS = {"random": (), "greedy": GREEDY_PARAMS, "search": GREEDY_PARAMS + SEARCH_PARAMS}
 N_PARAMETERS = max(len(parameters) for parameters in FAMILY_PARAMETERS.values())
-N_PARAMS = N_PARAMETERS  # width of the kernel's parameter matrix
 
 
 def default_params(family: str) -> np.ndarray:
     return parameter_vector(FAMILY_PARAMETERS[family], None, N_PARAMETERS, family)
-
-
-def resolve_bot(name: str, params: dict | None = None) -> BotSeat:
-    """A built-in bot by family name, optionally with parameter overrides (validated)."""
-    if name not in FAMILIES:
-        raise ConfigError(f"bots: {name}: expected one of {sorted(FAMILIES)}, found {name!r}")
-    vector = parameter_vector(FAMILY_PARAMETERS[name], params, N_PARAMETERS, f"bots: {name}")
-    return bot_seat(name, name, FAMILIES, FAMILY_PARAMETERS[name], vector)

@@ -1,14 +1,15 @@
-"""Louis XIV bot families: compiled decision functions, one per decision point (rules §10.1).
+"""Louis XIV bot decisions: the rules' one entry point to the bots, a compiled ``choose_*``
+function per decision point (rules §10.1), each dispatching on the seat's family id.
 
-A bot is a family id plus a float64 parameter vector (``PARAMETERS`` documents each entry's
+A bot is a family id plus a float64 parameter vector (``parameters.py`` documents each entry's
 meaning, default and range). The rules kernels ask; these functions answer, reading only what
-a player at the table sees: public state and the bot's own hand (state.py, Q21).
+a player at the table sees: public state and the bot's own hand (sim/louis_xiv/state.py, Q21).
 
 - ``random`` (family 0): uniform over the legal choices at every decision point.
 - ``greedy`` (family 1): one-step heuristic. It values each courtier's gift for itself (tokens
   its missions need, coats, gold, cards), estimates its chance to win the courtier from the
   marker lead it would have, and takes the move with the best gain in expected value.
-- ``search`` (family 2): flat Monte Carlo at the influence turn (sim/louis_xiv/search.py): the
+- ``search`` (family 2): flat Monte Carlo at the influence turn (search.py): the
   greedy's best ``max_candidates`` turns, each played out ``rollouts`` times on determinized
   copies of the position; every other decision is the greedy's, with the bot's own greedy
   parameters (its vector is the greedy parameters followed by ``SEARCH_PARAMETERS``). Every
@@ -19,8 +20,6 @@ import numpy as np
 from numba.extending import overload
 
 from sim.core.kernels import inline_game_kernel, game_kernel
-
-from sim.core.engine import BotSeat, ConfigError
 from sim.core.random_streams import below, draw_uniforms, pick_by_counts, shuffle
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.components import list_card_payments
@@ -33,61 +32,10 @@ from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_T
                                      RETRIEVE_FOUR, SKIP, pack_order)
 from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, TRACE_ON
 from sim.louis_xiv.turn_options import best_turn_option, list_turn_options
-from strategies.parameters import Parameter, bot_seat, parameter_vector
-
-RANDOM = 0
-GREEDY = 1
-SEARCH = 2
-FAMILIES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
-
-
-PARAMETERS = (
-    Parameter("value_crown", 3.0, 0, 20, "value of a crown (pays for any mission cost)"),
-    Parameter("value_token", 1.5, 0, 20, "value of a scepter, helmet, ring or document"),
-    Parameter("value_needed_token", 2.5, 0, 20, "extra value of a token a mission card in hand needs"),
-    Parameter("value_coat", 1.0, 0, 20, "value of a coat of arms (1 point)"),
-    Parameter("value_gold", 0.4, 0, 5, "value of one gold"),
-    Parameter("value_influence_card", 1.5, 0, 20, "value of an extra influence card (Mazarin)"),
-    Parameter("value_intrigue_card", 1.5, 0, 20, "value of an intrigue card"),
-    Parameter("value_marker", 0.35, 0, 5, "value of a marker in the own supply rather than the general supply"),
-    Parameter("bribe_willingness", 1.0, 0, 10, "bribe when gift value x willingness >= cost x value_gold"),
-    Parameter("louis_aggression", 1.0, 0, 5, "weight of Louis XIV's extra crown"),
-    Parameter("chance_lead", 0.65, 0, 1, "estimated chance that a lead of one marker wins a courtier"),
-    Parameter("chance_lead_step", 0.15, 0, 1, "extra chance per further marker of lead"),
-    Parameter("chance_tie", 0.2, 0, 1, "estimated chance of winning from a tie for most"),
-    Parameter("retrieve_below", 3, 0, 16, "retrieve markers eagerly when the own supply is at most this",
-              integer=True),
-    Parameter("deck_light", 1.0, 0, 10, "preference for drawing from the light-blue mission deck"),
-    Parameter("deck_blue", 0.8, 0, 10, "preference for drawing from the blue mission deck"),
-    Parameter("deck_dark", 0.5, 0, 10, "preference for drawing from the dark-blue mission deck"),
-    Parameter("noise", 0.05, 0, 10, "random noise added to move scores (breaks ties, varies play)"),
-)
-PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAMETERS)}
-(VALUE_CROWN, VALUE_TOKEN, VALUE_NEEDED_TOKEN, VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD,
- VALUE_INTRIGUE_CARD, VALUE_MARKER, BRIBE_WILLINGNESS, LOUIS_AGGRESSION, CHANCE_LEAD, CHANCE_LEAD_STEP,
- CHANCE_TIE, RETRIEVE_BELOW, DECK_LIGHT, DECK_BLUE, DECK_DARK, NOISE) = range(len(PARAMETERS))
-# a search bot's vector: the greedy parameters (same indices), then these (sim/louis_xiv/search.py)
-SEARCH_PARAMETERS = (
-    Parameter("rollouts", 8, 1, 1000, "rollouts per candidate influence turn (the search budget)", integer=True),
-    Parameter("max_candidates", 6, 1, 64, "influence turns searched: the greedy's best by its own turn score",
-              integer=True),
-)
-ROLLOUTS, MAX_CANDIDATES = range(len(PARAMETERS), len(PARAMETERS) + len(SEARCH_PARAMETERS))
-# family name -> its documented parameters, in vector order (strategies/parameters.py)
-FAMILY_PARAMETERS = {"random": (), "greedy": PARAMETERS, "search": PARAMETERS + SEARCH_PARAMETERS}
-N_PARAMETERS = max(len(parameters) for parameters in FAMILY_PARAMETERS.values())
-
-
-def default_parameters() -> np.ndarray:
-    return parameter_vector(PARAMETERS, None, N_PARAMETERS, "greedy")
-
-
-def resolve_bot(name: str, overrides: dict | None = None) -> BotSeat:
-    """A built-in bot by family name, optionally with parameter overrides (validated)."""
-    if name not in FAMILIES:
-        raise ConfigError(f"unknown Louis XIV bot '{name}': expected one of {', '.join(sorted(FAMILIES))}")
-    params = parameter_vector(FAMILY_PARAMETERS[name], overrides, N_PARAMETERS, f"bot '{name}'")
-    return bot_seat(name, name, FAMILIES, FAMILY_PARAMETERS[name], params)
+from strategies.louis_xiv.parameters import (BRIBE_WILLINGNESS, CHANCE_LEAD, CHANCE_LEAD_STEP, CHANCE_TIE,
+                                             DECK_LIGHT, GREEDY, LOUIS_AGGRESSION, NOISE, RANDOM, RETRIEVE_BELOW,
+                                             SEARCH, VALUE_COAT, VALUE_CROWN, VALUE_GOLD, VALUE_INFLUENCE_CARD,
+                                             VALUE_INTRIGUE_CARD, VALUE_MARKER, VALUE_NEEDED_TOKEN, VALUE_TOKEN)
 
 
 @inline_game_kernel
@@ -377,17 +325,17 @@ def greedy_influence_turn(state, data, rules, player, moves, params):
 
 
 def search_or_greedy(state, data, rules, player, moves, params):
-    """A search bot's influence turn (sim/louis_xiv/search.py). Compiled through the overload
+    """A search bot's influence turn (search.py). Compiled through the overload
     below, which imports the search only when a kernel is compiled (search.py imports the rules
     kernels, which import this module). A rollout plays its own copy of ``choose_influence_turn``
     in which this name is the greedy (search.py, ``rollout_copy``): no compiled recursion."""
-    from sim.louis_xiv.search import search_influence_turn
+    from strategies.louis_xiv.search import search_influence_turn
     return search_influence_turn(state, data, rules, player, moves, params)
 
 
 @overload(search_or_greedy)
 def _search_or_greedy(state, data, rules, player, moves, params):
-    from sim.louis_xiv.search import search_influence_turn
+    from strategies.louis_xiv.search import search_influence_turn
 
     def search_impl(state, data, rules, player, moves, params):
         return search_influence_turn(state, data, rules, player + 0, moves, params)

@@ -25,7 +25,7 @@ random numbers: the candidates are compared on the same imagined futures).
 Randomness and reproducibility: one draw per searched decision from the seat's own search stream
 (``RNG_SEARCH_0 + seat``, state.py) keys all its rollouts, so the real game's other streams are
 untouched and results are identical across chunkings. Rollouts run in a plain ``Ctx`` with its
-own move buffer and scratch, so the real decision's ``cx.moves`` and output tables are untouched.
+own move buffer and scratch, so the real decision's ``context.moves`` and output tables are untouched.
 
 Compilation: bots.choose compiled for the context of a chunk with a search bot (``SearchCtx``)
 calls :func:`search_choose` through a function pointer (bots.call_search, engine.search_entry), so
@@ -41,9 +41,8 @@ from numba import njit
 from sim.core.determinization import best_rows, count_opponents_hands, deal_opponents_hands, pool_from_counts
 from sim.core.random_streams import next_u64, shuffle, splitmix64
 from sim.heads_of_state.betrayal import continue_betrayal_plays
-from sim.heads_of_state.bots import (D_BPLAY, D_OPTION, D_TAKE, GREEDY, P_MAX_CANDIDATES, P_ROLLOUTS,
-                                     bplay_value, greedy_choose, open_rank_mask, payable_ranks,
-                                     take_value)
+from strategies.heads_of_state.greedy import bplay_value, greedy_choose, open_rank_mask, payable_ranks, take_value
+from strategies.heads_of_state.parameters import D_BPLAY, D_OPTION, D_TAKE, GREEDY, P_MAX_CANDIDATES, P_ROLLOUTS
 from sim.heads_of_state.events import (K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, WORK_WIDTH,
                                        Ctx)
 from sim.heads_of_state.kernel import play_game
@@ -58,161 +57,161 @@ search_kernel = njit(cache=True, _nrt=True)
 
 
 @search_kernel
-def search_choose(st, d, cx, p, kind, n):
-    """Row (0..n-1) of ``cx.moves`` chosen by seat p's search at a decision point of ``kind``."""
-    prm = cx.bot_params[p]
-    rollouts = int(prm[P_ROLLOUTS])
+def search_choose(state, data, context, player, kind, n):
+    """Row (0..n-1) of ``context.moves`` chosen by seat p's search at a decision point of ``kind``."""
+    params = context.bot_params[player]
+    rollouts = int(params[P_ROLLOUTS])
     if (kind != D_OPTION and kind != D_TAKE and kind != D_BPLAY) or rollouts < 1:
-        return greedy_choose(st, d, cx, p, kind, n)
-    rows = candidate_rows(st, d, cx, p, kind, n, int(prm[P_MAX_CANDIDATES]))
+        return greedy_choose(state, data, context, player, kind, n)
+    rows = candidate_rows(state, data, context, player, kind, n, int(params[P_MAX_CANDIDATES]))
     if rows.shape[0] == 1:
         return rows[0]
     options = np.empty(rows.shape[0], np.int64)
     for c in range(rows.shape[0]):
-        options[c] = cx.moves[rows[c], 0]       # D_OPTION rows hold the option code
-    base = next_u64(st.streams, RNG_SEARCH_0 + p)
-    rcx = rollout_context(cx, st.scal[S_N_PLAYERS], prm)
-    sim = copy_state(st)
-    char_pool = np.empty(st.deck.shape[0] + st.rev.shape[0] + st.hand.sum(), np.int64)
-    betrayal_pool = np.empty(st.bdeck.shape[0] + st.bhand.sum(), np.int64)
-    counts = np.empty(max(N_CHAR_TYPES, st.bhand.shape[1]), np.int64)
+        options[c] = context.moves[rows[c], 0]       # D_OPTION rows hold the option code
+    base = next_u64(state.streams, RNG_SEARCH_0 + player)
+    imagined_context = rollout_context(context, state.scal[S_N_PLAYERS], params)
+    imagined = copy_state(state)
+    char_pool = np.empty(state.deck.shape[0] + state.rev.shape[0] + state.hand.sum(), np.int64)
+    betrayal_pool = np.empty(state.bdeck.shape[0] + state.bhand.sum(), np.int64)
+    counts = np.empty(max(N_CHAR_TYPES, state.bhand.shape[1]), np.int64)
     totals = np.zeros(rows.shape[0])
-    run_rollouts(st, d, rcx, sim, p, kind, rows, options, base, rollouts, char_pool, betrayal_pool,
+    run_rollouts(state, data, imagined_context, imagined, player, kind, rows, options, base, rollouts, char_pool, betrayal_pool,
                  counts, totals)
     return rows[np.argmax(totals)]   # the first of equal totals, as the greedy's order has it
 
 
 @search_kernel
-def candidate_rows(st, d, cx, p, kind, n, max_candidates):
+def candidate_rows(state, data, context, player, kind, n, max_candidates):
     """Up to ``max_candidates`` rows, best greedy value first (the greedy's own choice leads)."""
-    prm = cx.bot_params[p]
-    mv = cx.moves
+    params = context.bot_params[player]
+    moves = context.moves
     values = np.zeros(n)
     if kind == D_OPTION:
-        values[greedy_choose(st, d, cx, p, kind, n)] = 1.0
+        values[greedy_choose(state, data, context, player, kind, n)] = 1.0
     elif kind == D_TAKE:
-        open_mask = open_rank_mask(st, d, p)
+        open_mask = open_rank_mask(state, data, player)
         for i in range(n):
-            values[i] = take_value(st.hand, d.recipe, d.recipe_size, open_mask, prm, p, mv[i, 0], mv[i, 1])
+            values[i] = take_value(state.hand, data.recipe, data.recipe_size, open_mask, params, player, moves[i, 0], moves[i, 1])
     else:
-        payable = payable_ranks(st, d, p)
+        payable = payable_ranks(state, data, player)
         for i in range(n):
-            values[i] = bplay_value(st, d, prm, payable, mv[i, 0], mv[i, 1])
+            values[i] = bplay_value(state, data, params, payable, moves[i, 0], moves[i, 1])
     return best_rows(values, n, max_candidates)
 
 
 @search_kernel
-def rollout_context(cx, n_players, prm):
+def rollout_context(context, n_players, params):
     """Every seat greedy with the searching bot's parameters; own moves, scratch and small output
     blocks (a rollout writes betrayal rows past the end -- ignored -- and one game's country rows)."""
     family = np.full(n_players, GREEDY, np.int64)
-    params = np.empty((n_players, cx.bot_params.shape[1]))
-    for q in range(n_players):
-        params[q, :] = prm
+    seat_params = np.empty((n_players, context.bot_params.shape[1]))
+    for seat in range(n_players):
+        seat_params[seat, :] = params
     return Ctx(
-        cx.rules, family, params, np.zeros((MAX_MOVES, 4), np.int64),
-        cx.games, cx.seats, np.zeros((1, N_B), np.int64),
+        context.rules, family, seat_params, np.zeros((MAX_MOVES, 4), np.int64),
+        context.games, context.seats, np.zeros((1, N_B), np.int64),
         np.zeros((N_ROUNDS * N_COUNTRIES, N_C), np.int64), np.zeros(N_COUNTERS, np.int64),
         np.zeros(1, np.int64), np.zeros((N_WORK_ROWS, WORK_WIDTH), np.int64), np.zeros(WORK_WIDTH),
     )
 
 
 @kernel
-def run_rollouts(st, d, rcx, sim, p, kind, rows, options, base, rollouts, char_pool, betrayal_pool,
+def run_rollouts(state, data, imagined_context, imagined, player, kind, rows, options, base, rollouts, char_pool, betrayal_pool,
                  counts, totals):
     """totals[c] = the sum of candidate c's score margins over ``rollouts`` rollouts."""
     for k in range(rollouts):
         for c in range(rows.shape[0]):
-            totals[c] += rollout(st, d, rcx, sim, p, kind, rows[c], options[c], base, k, char_pool,
+            totals[c] += rollout(state, data, imagined_context, imagined, player, kind, rows[c], options[c], base, k, char_pool,
                                  betrayal_pool, counts)
 
 
 @kernel
-def rollout(st, d, rcx, sim, p, kind, row, option, base, k, char_pool, betrayal_pool, counts):
-    """Play candidate ``row`` on a determinized copy ``sim`` of ``st``, then the game to its end;
+def rollout(state, data, imagined_context, imagined, player, kind, row, option, base, k, char_pool, betrayal_pool, counts):
+    """Play candidate ``row`` on a determinized copy ``sim`` of ``state``, then the game to its end;
     returns p's score margin."""
-    copy_into(sim, st)
-    rekey_streams(sim, base, k)
-    redeal_hidden(sim, p, char_pool, betrayal_pool, counts)
-    sim.scal[S_GAME_ROW] = 0                     # the rollout context holds one game's rows
-    rcx.counters[:] = 0
+    copy_into(imagined, state)
+    rekey_streams(imagined, base, k)
+    redeal_hidden(imagined, player, char_pool, betrayal_pool, counts)
+    imagined.scal[S_GAME_ROW] = 0                     # the rollout context holds one game's rows
+    imagined_context.counters[:] = 0
     if kind == D_OPTION:
-        play_option(sim, d, rcx, p, option)
+        play_option(imagined, data, imagined_context, player, option)
     elif kind == D_TAKE:
-        rcx.counters[K_FORCED] = row + 1         # the take list is rebuilt identically (public)
-        if take_character_card(sim, d, rcx, p, step_of_option(sim.scal[S_OPTION])):
-            if finish_turn_after_take(sim, d, rcx, p):
-                finish_turn(sim, d, rcx, p)
+        imagined_context.counters[K_FORCED] = row + 1         # the take list is rebuilt identically (public)
+        if take_character_card(imagined, data, imagined_context, player, step_of_option(imagined.scal[S_OPTION])):
+            if finish_turn_after_take(imagined, data, imagined_context, player):
+                finish_turn(imagined, data, imagined_context, player)
     else:
-        rcx.counters[K_FORCED] = row + 1
-        continue_betrayal_plays(sim, d, rcx, p, 0)
-        finish_turn(sim, d, rcx, p)
-    if sim.scal[S_GAME_OVER] == 0:
-        play_game(sim, d, rcx)
-    return score_margin(sim, p)
+        imagined_context.counters[K_FORCED] = row + 1
+        continue_betrayal_plays(imagined, data, imagined_context, player, 0)
+        finish_turn(imagined, data, imagined_context, player)
+    if imagined.scal[S_GAME_OVER] == 0:
+        play_game(imagined, data, imagined_context)
+    return score_margin(imagined, player)
 
 
 @kernel
-def score_margin(st, p):
+def score_margin(state, player):
     best_other = -1 << 40
-    for q in range(st.scal[S_N_PLAYERS]):
-        if q != p and st.score[q] > best_other:
-            best_other = st.score[q]
-    return float(st.score[p] - best_other)
+    for q in range(state.scal[S_N_PLAYERS]):
+        if q != player and state.score[q] > best_other:
+            best_other = state.score[q]
+    return float(state.score[player] - best_other)
 
 
 @kernel
-def rekey_streams(sim, base, k):
+def rekey_streams(imagined, base, k):
     """Fresh, unknown randomness for rollout k: every stream keyed from (base, k, source)."""
     for source in range(N_RNG_SOURCES):
-        sim.streams[source, 0] = splitmix64(base ^ splitmix64(np.uint64(k * N_RNG_SOURCES + source)))
-        sim.streams[source, 1] = np.uint64(0)
+        imagined.streams[source, 0] = splitmix64(base ^ splitmix64(np.uint64(k * N_RNG_SOURCES + source)))
+        imagined.streams[source, 1] = np.uint64(0)
 
 
 @kernel
-def redeal_hidden(sim, p, char_pool, betrayal_pool, counts):
+def redeal_hidden(imagined, player, char_pool, betrayal_pool, counts):
     """Determinization: deal everything p cannot see again, keeping every public count (hand
     sizes, deck sizes, the revolution card in the revolution deck, §3 step 4). The result depends
     only on p's information, so scrambling the hidden zones beforehand changes nothing."""
-    source = RNG_SEARCH_0 + p
-    n_players = sim.scal[S_N_PLAYERS]
+    source = RNG_SEARCH_0 + player
+    n_players = imagined.scal[S_N_PLAYERS]
     # character cards: opponents' hands + regular deck + revolution deck (less the revolution card)
     counts[:] = 0
-    count_opponents_hands(sim.hand, p, n_players, N_CHAR_TYPES, counts)
-    for i in range(sim.scal[S_DECK_N]):
-        counts[sim.deck[i]] += 1
-    n_rev = sim.scal[S_REV_N]
+    count_opponents_hands(imagined.hand, player, n_players, N_CHAR_TYPES, counts)
+    for i in range(imagined.scal[S_DECK_N]):
+        counts[imagined.deck[i]] += 1
+    n_rev = imagined.scal[S_REV_N]
     has_revolution = False
     for i in range(n_rev):
-        if sim.rev[i] == REVOLUTION:
+        if imagined.rev[i] == REVOLUTION:
             has_revolution = True
         else:
-            counts[sim.rev[i]] += 1
+            counts[imagined.rev[i]] += 1
     k = pool_from_counts(counts, N_CHAR_TYPES, char_pool)
-    shuffle(sim.streams, source, char_pool, k)
-    k = deal_opponents_hands(sim.hand, p, n_players, N_CHAR_TYPES, char_pool, 0)
-    for i in range(sim.scal[S_DECK_N]):
-        sim.deck[i] = char_pool[k]
+    shuffle(imagined.streams, source, char_pool, k)
+    k = deal_opponents_hands(imagined.hand, player, n_players, N_CHAR_TYPES, char_pool, 0)
+    for i in range(imagined.scal[S_DECK_N]):
+        imagined.deck[i] = char_pool[k]
         k += 1
     n_plain = n_rev - 1 if has_revolution else n_rev
     for i in range(n_plain):
-        sim.rev[i] = char_pool[k]
+        imagined.rev[i] = char_pool[k]
         k += 1
     if has_revolution:
-        sim.rev[n_plain] = REVOLUTION
-        shuffle(sim.streams, source, sim.rev, n_rev)
+        imagined.rev[n_plain] = REVOLUTION
+        shuffle(imagined.streams, source, imagined.rev, n_rev)
     # betrayal cards: opponents' betrayal hands + betrayal deck
-    n_types = sim.bhand.shape[1]
+    n_types = imagined.bhand.shape[1]
     bcounts = counts
     bcounts[:] = 0
-    count_opponents_hands(sim.bhand, p, n_players, n_types, bcounts)
-    for i in range(sim.scal[S_BDECK_N]):
-        bcounts[sim.bdeck[i]] += 1
+    count_opponents_hands(imagined.bhand, player, n_players, n_types, bcounts)
+    for i in range(imagined.scal[S_BDECK_N]):
+        bcounts[imagined.bdeck[i]] += 1
     k = pool_from_counts(bcounts, n_types, betrayal_pool)
-    shuffle(sim.streams, source, betrayal_pool, k)
-    k = deal_opponents_hands(sim.bhand, p, n_players, n_types, betrayal_pool, 0)
-    for i in range(sim.scal[S_BDECK_N]):
-        sim.bdeck[i] = betrayal_pool[k]
+    shuffle(imagined.streams, source, betrayal_pool, k)
+    k = deal_opponents_hands(imagined.bhand, player, n_players, n_types, betrayal_pool, 0)
+    for i in range(imagined.scal[S_BDECK_N]):
+        imagined.bdeck[i] = betrayal_pool[k]
         k += 1
 
 

@@ -10,7 +10,7 @@ which separates candidates with fewer rollouts than a 0/1 win count. Ties go to 
 the greedy prefers. Every other decision (resources abilities, intrigue cards, bribes, Condé,
 Maintenon, missions, token swaps, ...) is the greedy's, with the bot's own greedy parameters
 (a search bot's vector is the greedy parameters followed by ``rollouts`` and
-``max_candidates``, strategies/louis_xiv.py).
+``max_candidates``, parameters.py).
 
 Rollouts do not cheat (rules Q21). Before each rollout the copy is *determinized*: everything
 the searching seat cannot see is pooled and dealt again at random, keeping every public count:
@@ -83,8 +83,9 @@ from sim.louis_xiv.scoring import end_of_game
 from sim.louis_xiv.state import (INFLUENCE_POSITION, INTRIGUE_COUNT, INTRIGUE_HEAD, MAX_MISSIONS, N_PLAYERS,
                                  ROUND, START_SEAT, TRACE_ON, copy_state, hand_size, seat_order)
 from sim.louis_xiv.turn_options import list_turn_options
-import strategies.louis_xiv as strategies
-from strategies.louis_xiv import GREEDY, MAX_CANDIDATES, ROLLOUTS, prepare_influence_phase, score_listed_turns
+import strategies.louis_xiv.decide as decide
+from strategies.louis_xiv.decide import prepare_influence_phase, score_listed_turns
+from strategies.louis_xiv.parameters import GREEDY, MAX_CANDIDATES, ROLLOUTS
 
 search_kernel = njit(cache=True, _nrt=True)
 
@@ -106,8 +107,8 @@ def rollout_copy(dispatcher, **replaced):
 
 # the game-loop functions that can be compiling when the search is compiled (the path from the
 # chunk kernel down to the influence-turn dispatcher), as rollout copies calling one another
-rollout_choose_influence_turn = rollout_copy(strategies.choose_influence_turn,
-                                             search_or_greedy=strategies.greedy_influence_turn)
+rollout_choose_influence_turn = rollout_copy(decide.choose_influence_turn,
+                                             search_or_greedy=decide.greedy_influence_turn)
 rollout_take_influence_turn = rollout_copy(influence.take_influence_turn,
                                            choose_influence_turn=rollout_choose_influence_turn)
 rollout_influence_turns = rollout_copy(influence.influence_turns, take_influence_turn=rollout_take_influence_turn)

@@ -1,0 +1,321 @@
+"""The Heads of State greedy (family GREEDY): a one-step heuristic over the listed moves.
+
+``greedy_choose`` scores the rows of ``moves`` the rules listed at a decision point (layouts in
+decide.py) with the bot's parameter vector (meanings, defaults and ranges in parameters.py).
+It reads only public state and its own hand (H12). The search bot uses it for its own other
+decisions, to rank its candidates, and for every seat in its rollouts.
+"""
+from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY
+from sim.heads_of_state.recipes import can_pay_hand
+from sim.heads_of_state.events import W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY
+from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, ASSASSIN, CAPITAL, COURTESAN, N_CHAR_TYPES,
+                                      N_RANKS, OPT_1A, OPT_1B, OPT_2, S_ROUND)
+from strategies.heads_of_state.parameters import (
+    D_BDISCARD, D_BPLAY, D_BTAKE, D_DISCARD, D_END_REFILL, D_OPTION, D_PAY, D_RAISE, D_REFILL, D_TAKE, D_TAKE_ORDER,
+    P_ASSASSIN_PREFERENCE, P_BETRAY_FROM_ROUND, P_BETRAY_MIN_VALUE, P_BETRAY_ROUND_DISCOUNT, P_CAPITAL_BIAS,
+    P_COUNTRY_WEIGHT, P_COURTESAN_VALUE, P_DECK_THRESHOLD, P_HAND_TARGET, P_HEX_WEIGHT, P_INFLUENCE_WEIGHT,
+    P_NEW_RANK_WEIGHT, P_RAISE_THRESHOLD, P_RANK_WEIGHT, P_REFRESH_THRESHOLD, P_SQUARE_WEIGHT)
+
+
+@kernel
+def payable_ranks(state, data, player):
+    """Bitmask of ranks p has a tile of and could pay for now."""
+    tiles = state.tiles
+    hand = state.hand
+    recipe = data.recipe
+    courtesan_ok = data.courtesan_ok
+    mask = 0
+    for r in range(N_RANKS):
+        if tiles[player, r] > 0 and can_pay_hand(hand, recipe, courtesan_ok, player, r):
+            mask |= 1 << r
+    return mask
+
+
+@kernel
+def open_rank_mask(state, data, player):
+    """Ranks p could still place: a tile in supply and an empty box showing the rank."""
+    tiles = state.tiles
+    mask = ranks_on_empty_boxes(state, data)
+    for r in range(N_RANKS):
+        if tiles[player, r] == 0:
+            mask &= ~(1 << r)
+    return mask
+
+
+@kernel
+def card_value(hand, recipe, recipe_size, open_mask, player, card, courtesan_value):
+    """How much a character card helps p towards a recipe of a rank he can still place."""
+    if card == COURTESAN:
+        return courtesan_value
+    value = 0.0
+    for r in range(N_RANKS):
+        if recipe[r, card] > 0 and (open_mask >> r) & 1:
+            value += (1.0 if hand[player, card] == 0 else 0.25) / recipe_size[r] * (1.0 + 0.25 * r)
+    return value
+
+
+@kernel
+def greedy_raise(state, data, params, player, moves, n, work):
+    """Index of the best-valued raise (rank, free hexagon, new rank, square progress, influence);
+    the 'stop' row is worth 0, so greedy raises while it can."""
+    box_owner = state.box_owner
+    box_region = data.box_region
+    region_country = data.region_country
+    region_type = data.region_type
+    region_hex = data.region_hex
+    hex_owner = state.hex_owner
+    base_influence = data.base_influence
+    country_nreg = data.country_nreg
+    raised = state.raised
+    # regions of each country where p has a living noble (square-token progress)
+    mine = 0
+    for box in range(box_owner.shape[0]):
+        if box_owner[box] == player:
+            mine |= 1 << box_region[box]
+    covered = work[W_COVERED]
+    covered[:] = 0
+    for r in range(region_country.shape[0]):
+        if (mine >> r) & 1:
+            covered[region_country[r]] += 1
+    open_square = work[W_OPEN_SQUARE]
+    for c in range(4):
+        open_square[c] = 1 if state.square_owner[player, c] == 0 and state.square_next[c] < 2 else 0
+    w_rank = params[P_RANK_WEIGHT]
+    w_hex = params[P_HEX_WEIGHT]
+    w_new = params[P_NEW_RANK_WEIGHT]
+    w_square = params[P_SQUARE_WEIGHT]
+    w_infl = params[P_INFLUENCE_WEIGHT]
+    capital_bias = params[P_CAPITAL_BIAS]
+    best = 0
+    best_value = -1e300
+    for i in range(n):
+        box = moves[i, 0]
+        if box < 0:
+            value = params[P_RAISE_THRESHOLD]   # keeping the cards for a better raise later
+        else:
+            rank = moves[i, 1]
+            region = box_region[box]
+            value = w_rank * (rank + 1)
+            if hex_owner[region] < 0:
+                value += w_hex * region_hex[region]
+            if raised[player, rank] == 0:
+                value += w_new
+            country = region_country[region]
+            if open_square[country] != 0 and (mine >> region) & 1 == 0:
+                value += w_square * (covered[country] + 1) / country_nreg[country]
+            capital = region_type[region] == CAPITAL
+            value += w_infl * base_influence[1 if capital else 0]
+            value += params[P_COUNTRY_WEIGHT + country]          # country priorities
+            if capital:
+                value += capital_bias
+        if value > best_value:
+            best_value = value
+            best = i
+    return best
+
+
+@kernel
+def victim_value(region_type, box_region, box_rank, box):
+    value = box_rank[box] + 1.0
+    if region_type[box_region[box]] == CAPITAL:
+        value += 2.0
+    return value
+
+
+@kernel
+def best_attack_value(state, data, player, work, mix):
+    """Best victim value among opponents' nobles p could attack with his betrayal hand plus one
+    display card, requiring that p could refill the box now (``mix``: Q9 switch, a capital may
+    take 1 assassin + 1 card usable for its country)."""
+    bhand = state.bhand
+    btype_mask = data.btype_mask
+    box_owner = state.box_owner
+    box_rank = state.box_rank
+    box_region = data.box_region
+    region_type = data.region_type
+    region_country = data.region_country
+    n_assassins = bhand[player, ASSASSIN]
+    bdisplay = state.bdisplay
+    for slot in range(bdisplay.shape[0]):
+        if bdisplay[slot] == ASSASSIN:
+            n_assassins += 1
+            break
+    per_country = work[W_PER_COUNTRY]
+    per_country[:] = 0
+    for t in range(1, bhand.shape[1]):
+        for c in range(4):
+            if (btype_mask[t] >> c) & 1:
+                per_country[c] += bhand[player, t]
+    payable = payable_ranks(state, data, player)
+    if payable == 0:
+        return -1.0
+    best = -1.0
+    for box in range(box_owner.shape[0]):
+        owner = box_owner[box]
+        if owner < 0 or owner == player or (payable >> box_rank[box]) & 1 == 0:
+            continue
+        region = box_region[box]
+        need = 2 if region_type[region] == CAPITAL else 1
+        usable = per_country[region_country[region]]
+        if n_assassins >= need or usable >= need or (mix and n_assassins >= 1 and usable >= 1):
+            v = victim_value(region_type, box_region, box_rank, box)
+            if v > best:
+                best = v
+    return best
+
+
+@kernel
+def hand_size(hand, player):
+    held = 0
+    for t in range(N_CHAR_TYPES):
+        held += hand[player, t]
+    return held
+
+
+@kernel
+def betrayal_threshold(state, params):
+    """Min victim value for Option 2 in this round: betray_min_value, lowered by
+    betray_round_discount per round played (rounds 1589/1689/1789 = 0/1/2)."""
+    return params[P_BETRAY_MIN_VALUE] - params[P_BETRAY_ROUND_DISCOUNT] * state.scal[S_ROUND]
+
+
+@kernel
+def take_value(hand, recipe, recipe_size, open_mask, params, player, slot, card):
+    """Greedy value of a take row (display slot or -1 = a blind deck draw)."""
+    if slot < 0:
+        return params[P_DECK_THRESHOLD]
+    return card_value(hand, recipe, recipe_size, open_mask, player, card, params[P_COURTESAN_VALUE])
+
+
+@kernel
+def bplay_value(state, data, params, payable, box, card_a):
+    """Greedy value of a betrayal-play row (box -1 = stop): the victim's value, +0.5 for a sure kill
+    by country cards, +assassin_preference for an assassination attempt, -3 if p could not refill."""
+    if box < 0:
+        return betrayal_threshold(state, params) - 0.5
+    v = victim_value(data.region_type, data.box_region, state.box_rank, box)
+    if card_a != ASSASSIN:
+        v += 0.5   # a sure kill
+    else:
+        v += params[P_ASSASSIN_PREFERENCE]
+    if (payable >> state.box_rank[box]) & 1 == 0:
+        v -= 3.0   # could not refill
+    return v
+
+
+@kernel
+def greedy_option(state, data, context, player, params, moves, n):
+    """Row of the greedy's turn option (§4.2/§4.4): Option 2 when it can kill a valuable enough
+    opponent noble (not before betray_from_round; at any value once the hand holds hand_target
+    character cards), else 1b when the display is poor (refresh_threshold), else 1a."""
+    has2 = -1
+    has1a = -1
+    has1b = -1
+    for i in range(n):
+        if moves[i, 0] == OPT_2:
+            has2 = i
+        elif moves[i, 0] == OPT_1A:
+            has1a = i
+        elif moves[i, 0] == OPT_1B:
+            has1b = i
+    mix = context.rules[R_MIX_ASSASSIN_COUNTRY] != 0.0
+    if has2 >= 0 and state.scal[S_ROUND] >= params[P_BETRAY_FROM_ROUND]:
+        attack = best_attack_value(state, data, player, context.work, mix)
+        if attack >= betrayal_threshold(state, params):
+            return has2
+        if params[P_HAND_TARGET] > 0 and attack > 0 and hand_size(state.hand, player) >= params[P_HAND_TARGET]:
+            return has2
+    if has1b >= 0 and params[P_REFRESH_THRESHOLD] > 0.0:
+        top = 0.0
+        open_mask = open_rank_mask(state, data, player)
+        for slot in range(state.display.shape[0]):
+            if state.display[slot] >= 0:
+                v = card_value(state.hand, data.recipe, data.recipe_size, open_mask, player, state.display[slot],
+                               params[P_COURTESAN_VALUE])
+                if v > top:
+                    top = v
+        if top < params[P_REFRESH_THRESHOLD]:
+            return has1b
+    return has1a if has1a >= 0 else 0
+
+
+@kernel
+def greedy_choose(state, data, context, player, kind, n):
+    moves = context.moves
+    params = context.bot_params[player]
+    best = 0
+    best_value = -1e300
+    if kind == D_OPTION:
+        return greedy_option(state, data, context, player, params, moves, n)
+    elif kind == D_TAKE:
+        open_mask = open_rank_mask(state, data, player)
+        hand = state.hand
+        recipe = data.recipe
+        recipe_size = data.recipe_size
+        for i in range(n):
+            v = take_value(hand, recipe, recipe_size, open_mask, params, player, moves[i, 0], moves[i, 1])
+            if v > best_value:
+                best_value = v
+                best = i
+        return best
+    elif kind == D_RAISE or kind == D_END_REFILL:
+        return greedy_raise(state, data, params, player, moves, n, context.work)
+    elif kind == D_PAY:
+        # keep the courtesan when possible; otherwise replace the attribute held least
+        hand = state.hand
+        for i in range(n):
+            v = 1e9 if moves[i, 0] < 0 else -hand[player, moves[i, 0]]
+            if v > best_value:
+                best_value = v
+                best = i
+        return best
+    elif kind == D_BTAKE:
+        for i in range(n):
+            if moves[i, 0] < 0:
+                v = 0.5
+            elif moves[i, 1] == ASSASSIN:
+                v = 2.0 + params[P_ASSASSIN_PREFERENCE]
+            else:
+                v = 1.0
+            if v > best_value:
+                best_value = v
+                best = i
+        return best
+    elif kind == D_BPLAY:
+        payable = payable_ranks(state, data, player)
+        for i in range(n):
+            v = bplay_value(state, data, params, payable, moves[i, 0], moves[i, 1])
+            if v > best_value:
+                best_value = v
+                best = i
+        return best
+    elif kind == D_REFILL:
+        for i in range(n):
+            v = -1.0 if moves[i, 0] < 0 else 1.0 + moves[i, 0]
+            if v > best_value:
+                best_value = v
+                best = i
+        return best
+    elif kind == D_DISCARD:
+        open_mask = open_rank_mask(state, data, player)
+        hand = state.hand
+        recipe = data.recipe
+        recipe_size = data.recipe_size
+        cv = params[P_COURTESAN_VALUE]
+        for i in range(n):
+            card = moves[i, 0]
+            v = -card_value(hand, recipe, recipe_size, open_mask, player, card, cv) + 0.1 * hand[player, card]
+            if v > best_value:
+                best_value = v
+                best = i
+        return best
+    elif kind == D_TAKE_ORDER:
+        return 0           # betrayal card first: its choice informs nothing hidden either way
+    elif kind == D_BDISCARD:
+        for i in range(n):
+            v = 0.0 if moves[i, 0] == ASSASSIN else 1.0
+            if v > best_value:
+                best_value = v
+                best = i
+        return best
+    return 0
