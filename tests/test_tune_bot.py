@@ -42,6 +42,7 @@ def test_the_tuned_bot_file_validates_loads_and_carries_its_interval(tuned):
     definition = BotCatalogue().definition("louis-xiv", str(written))
     assert definition.family == "greedy" and definition.bot_seat().name == "tuned_2p"
     assert "fresh seat-rotated seats" in definition.description and "[" in definition.description
+    assert written.read_text().startswith("# Made by: courtsim tune-bot louis-xiv --players 2 --against random ")
 
 
 def test_the_tuned_bot_is_reproducible_from_its_study(tuned):
@@ -71,3 +72,14 @@ def test_bad_tune_bot_options_are_one_line(tmp_path, arguments, message):
         base[key] = value
     result = runner.invoke(cli.app, ["tune-bot", "louis-xiv", *[item for pair in base.items() for item in pair]])
     assert result.exit_code == 2 and message in result.output and len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_every_shipped_tuned_bot_validates_and_names_the_command_that_made_it():
+    catalogue = BotCatalogue()
+    shipped = sorted((Path(__file__).resolve().parent.parent / "configs" / "bots").rglob("tuned_*p.yaml"))
+    assert shipped, "no tuned bot is shipped"
+    for path in shipped:
+        game = yaml.safe_load(path.read_text())["game"]
+        definition = catalogue.definition(game, path.stem)
+        assert definition.family == "greedy" and "fresh seat-rotated seats" in definition.description
+        assert path.read_text().startswith(f"# Made by: courtsim tune-bot {game} --players {path.stem[6]} ")

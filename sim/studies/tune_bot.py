@@ -57,6 +57,7 @@ class TuningPlan:
     top: int = 3                     # candidates re-evaluated on fresh games
     fresh_games: int | None = None   # games of each re-evaluation (default: 4 x games_per_trial)
     setup: GameSetup | None = None   # the printed rules, loaded once for every evaluation
+    command: str = ""                # the courtsim command that makes this study (the bot file's header)
 
     @property
     def parameters(self) -> tuple[Parameter, ...]:
@@ -94,8 +95,13 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
         start_values = dict(definition.parameters)
     else:
         start_values = {parameter.name: parameter.default for parameter in family_parameters(game, family)}
+    command = (f"courtsim tune-bot {game} --players {n_players} --against {','.join(against)} --budget {budget} "
+               f"--games-per-trial {games_per_trial} --batch {batch} --seed {seed} --sampler {sampler}"
+               + (f" --family {family}" if family != "greedy" else "") + (f" --start {start}" if start else "")
+               + (f" --name {name}" if name else "") + f" --out {out_dir}")
     return TuningPlan(game, n_players, family, pool, budget, games_per_trial, batch, seed, Path(out_dir),
-                      name or f"tuned_{n_players}p", start_values, sampler, top, setup=engine.load_setup())
+                      name or f"tuned_{n_players}p", start_values, sampler, top, setup=engine.load_setup(),
+                      command=command)
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -221,7 +227,9 @@ def write_best(plan: TuningPlan, study, log) -> Path:
                        for name, value in trial.params.items()},
     }
     path = plan.out_dir / f"{plan.name}.yaml"
-    write_bytes_atomically(yaml.safe_dump(bot, sort_keys=False, allow_unicode=True, width=100).encode("utf-8"), path)
+    header = f"# Made by: {plan.command}\n" if plan.command else ""
+    text = header + yaml.safe_dump(bot, sort_keys=False, allow_unicode=True, width=100)
+    write_bytes_atomically(text.encode("utf-8"), path)
     write_bytes_atomically(yaml.safe_dump({"best_trial": trial.number, "training_value": float(trial.value),
                                            "fresh": {"win_rate": rate, "low": low, "high": high, "seats": seats},
                                            "start_fresh_win_rate": start_credits / start_seats,

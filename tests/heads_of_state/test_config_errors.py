@@ -70,7 +70,7 @@ def test_impossible_player_counts(setup):
 
 
 def test_unknown_bot():
-    with pytest.raises(ConfigError, match="bots: clever"):
+    with pytest.raises(ConfigError, match="unknown bot 'clever'"):
         ENGINE.resolve_bot("clever")
 
 
