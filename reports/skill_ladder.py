@@ -230,15 +230,16 @@ def seat_tests(rates: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 def holds(overall, test) -> tuple[bool, str]:
     """Whether one level's mirror test shows the run's seat finding, and what it shows instead."""
     significant = test.p_value < SIGNIFICANCE
+    games = f"{test.games:,} mirror games"
     if overall.p_value < SIGNIFICANCE:
         if significant and test.best_position == overall.best_position:
             return True, ""
         if not significant:
-            return False, f"not significant, {p_words(test.p_value)}"
-        return False, f"seat {test.best_position} is best there, {pct(test.best_rate)}"
+            return False, f"not significant, {p_words(test.p_value)}, {games}"
+        return False, f"seat {test.best_position} is best there, {pct(test.best_rate)}, {games}"
     if not significant:
         return True, ""
-    return False, f"seat {test.best_position} wins {pct(test.best_rate)}, {p_words(test.p_value)}"
+    return False, f"seat {test.best_position} wins {pct(test.best_rate)}, {p_words(test.p_value)}, {games}"
 
 
 def seat_finding_sentences(overall_tests: pd.DataFrame, mirror_tests: pd.DataFrame, ladder: Ladder) -> list[str]:
@@ -301,7 +302,7 @@ def ranking_sentences(labelled: pl.LazyFrame, ratings: pd.DataFrame, ladder: Lad
                 if per_level.loc[weaker, "rating"] > per_level.loc[stronger, "rating"]:
                     overlap = per_level.loc[weaker, "low"] <= per_level.loc[stronger, "high"]
                     swapped.append(f"{weaker} is rated above {stronger}"
-                                   + (" (within the intervals: not significant)" if overlap else ""))
+                                   + (" (their 95% intervals overlap)" if overlap else ""))
             sentences.append(f"The report's strongest bot is {best.bot}; the Bradley-Terry ratings of all games do "
                              f"NOT order the levels as declared ({order}): {'; '.join(swapped) or 'the order differs'}.")
     for level in ladder.level_names:
@@ -312,7 +313,7 @@ def ranking_sentences(labelled: pl.LazyFrame, ratings: pd.DataFrame, ladder: Lad
             continue
         inner = stats.bradley_terry(pairs)
         top = inner.iloc[0]
-        sentences.append(f"Within level {level}'s mirror games the strongest bot is {top.bot} (rating {top.rating:.0f}, "
+        sentences.append(f"In the mirror games of level {level} the strongest bot is {top.bot} (rating {top.rating:.0f}, "
                          f"95% CI {top.low:.0f}–{top.high:.0f}, of {join_words(list(inner['bot']))}).")
     return sentences
 

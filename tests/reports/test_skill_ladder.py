@@ -29,9 +29,8 @@ def synthetic_seats(seed: int, n_players: int = 2, mixed_games: int = 300, mirro
                     first_seat_wins: dict | None = None, levels=LEVELS) -> pl.LazyFrame:
     """Seat rows of games between levels (the bots are named after their levels).
 
-    Mixed games: one seat of a higher level against the others of a lower one... here every
-    pair of levels meets in 2-seat splits: the higher level's seat wins with probability
-    STRONGER_WINS (``n_players`` 2). Mirror games: seat 0 wins with probability
+    Mixed games (2 players only): every two levels meet ``mixed_games`` times, each in both
+    seats equally often, and the higher level's seat wins with probability STRONGER_WINS. Mirror games: seat 0 wins with probability
     ``first_seat_wins[level]`` (default: the fair share), else a uniformly drawn other seat."""
     rng = np.random.default_rng(seed)
     first_seat_wins = first_seat_wins or {}
@@ -311,3 +310,20 @@ def test_the_ladder_section_renders_in_chromium(ladder_run, tmp_path):
             browser.close()
     assert errors == []
     assert (tmp_path / "ladder_section.png").stat().st_size > 10_000
+
+
+def test_a_level_of_several_bots_names_its_strongest_in_its_own_mirror_games():
+    rng = np.random.default_rng(7)
+    rows = []
+    for game in range(400):      # 2 players: crown_hunter against coat_hoarder, crown_hunter wins 70%
+        order = ("crown_hunter", "coat_hoarder") if game % 2 else ("coat_hoarder", "crown_hunter")
+        winner = order.index("crown_hunter") if rng.random() < 0.7 else order.index("coat_hoarder")
+        rows += [(game, 2, position, bot, int(position == winner)) for position, bot in enumerate(order)]
+    frame = pl.DataFrame(rows, schema={"game_index": pl.Int64, "n_players": pl.Int32, "position": pl.Int64,
+                                       "bot": pl.String, "win": pl.Int8}, orient="row")
+    seats = frame.with_columns(pl.col("position").alias("seat"), pl.col("win").cast(pl.Int64).alias("score"),
+                               pl.col("win").cast(pl.Float64).alias("credit")).lazy()
+    levels = skill_ladder.Ladder({2: [("random", ("random",)), ("archetypes", ("crown_hunter", "coat_hoarder"))]})
+    sentences = skill_ladder.analyse(seats, levels).finding_sentences
+    assert any(sentence.startswith("In the mirror games of level archetypes the strongest bot is crown_hunter")
+               for sentence in sentences)
