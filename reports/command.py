@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from reports import html, sections_common, sections_heads_of_state, sections_louis_xiv
+from reports import html, sections_common, sections_heads_of_state, sections_louis_xiv, skill_ladder
 from reports.plots import FigureStore
 from reports.rundir import HEADS_OF_STATE, LOUIS_XIV, collect, game_frame, load_run, seat_frame
 from sim.core.engine import ConfigError
@@ -98,6 +98,9 @@ def write_report(run, output: Path, store: FigureStore, progress: bool, started:
              ("scores", lambda: [sections_common.score_section(ctx)]),
              ("balance indicators", lambda: [sections_common.indicators_section(
                  ctx, "the own-supply tie-break" if run.game == LOUIS_XIV else "the noble-card tie-break")])]
+    ladder = skill_ladder.ladder_of(run.manifest)
+    if ladder is not None:  # a skill-ladder experiment: do the findings hold at every level?
+        steps.insert(2, ("skill ladder", lambda: [skill_ladder.ladder_section(ctx, ladder)]))
     if run.game == LOUIS_XIV:
         steps.append(("courtiers", lambda: sections_louis_xiv.courtier_sections(run, ctx)))
     else:

@@ -22,9 +22,9 @@ import pandas as pd
 import polars as pl
 import polars.selectors as cs
 
-from reports import stats
+from reports import skill_ladder, stats
 from reports.metrics_common import pairwise_results
-from reports.rundir import check_table_file, read_run_manifest
+from reports.rundir import check_table_file, load_run, read_run_manifest, seat_frame
 from sim.core import results
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
@@ -42,6 +42,8 @@ class RunSummary:
     by_matchup: pd.DataFrame
     ratings: pd.DataFrame
     difference: float
+    ladder: object = None            # reports.skill_ladder.Ladder of a skill-ladder run
+    ladder_result: object = None     # its reports.skill_ladder.LadderResult
 
 
 def check_run_directory(run_dir: Path) -> dict:
@@ -119,6 +121,12 @@ def summarise(run_dir: str | Path, difference: float = DEFAULT_DIFFERENCE) -> Ru
     by_bot = add_games_needed(rate_table(outcomes, ["n_players", "bot"]), difference)
     by_seat = rate_table(outcomes, ["n_players", "seat"])
     by_matchup = rate_table(outcomes, ["n_players", "matchup", "bot"])
-    return RunSummary(game=manifest["config"].get("game", "?"), n_games=int(manifest["config"]["n_games"]),
-                      by_bot=by_bot, by_seat=by_seat, by_matchup=by_matchup,
-                      ratings=stats.bradley_terry(pairwise_results(outcomes.rename({"won": "win"}))), difference=difference)
+    summary = RunSummary(game=manifest["config"].get("game", "?"), n_games=int(manifest["config"]["n_games"]),
+                         by_bot=by_bot, by_seat=by_seat, by_matchup=by_matchup,
+                         ratings=stats.bradley_terry(pairwise_results(outcomes.rename({"won": "win"}))),
+                         difference=difference)
+    summary.ladder = skill_ladder.ladder_of(manifest)
+    if summary.ladder is not None:
+        seats, _ = seat_frame(load_run(run_dir))
+        summary.ladder_result = skill_ladder.analyse(seats, summary.ladder)
+    return summary

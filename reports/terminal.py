@@ -92,3 +92,17 @@ def print_summary(summary: RunSummary, console: Console) -> None:
         console.print(matchup_table(summary))
     if len(summary.ratings) > 1:
         console.print(rating_table(summary))
+    if summary.ladder_result is not None:
+        ladder_text(summary, console)
+
+
+def ladder_text(summary: RunSummary, console: Console) -> None:
+    """A skill-ladder run: the level matrix, the steps and whether each finding holds per level."""
+    from reports import skill_ladder
+
+    console.print("[bold]Skill ladder[/bold] (levels weakest first: "
+                  f"{', '.join(summary.ladder.level_names)})")
+    for table in skill_ladder.summary_tables(summary.ladder_result, summary.ladder):
+        console.print(table)
+    for line in skill_ladder.summary_lines(summary.ladder_result):
+        console.print(f"- {line}", highlight=False)

@@ -14,11 +14,33 @@ An experiment file (``configs/experiments/<name>.yaml``)::
     out: runs/louis_xiv_demo
 
 *Match-ups* are the sets of bots that meet: every combination of ``players`` distinct bots of
-the pool, every multiset (``with_repeats``, e.g. two greedy against two random), or an explicit
-list. *Seating* decides who sits where: ``rotation`` plays each match-up in its n cyclic
+the pool, every multiset (``with_repeats``, e.g. two greedy against two random), every multiset
+of at most two distinct bots (``pairs``: each bot in every seat, its *mirror*, and each two bots
+in every split, k seats against n - k), or an explicit list.
+*Seating* decides who sits where: ``rotation`` plays each match-up in its n cyclic
 shifts (each bot in each seat equally often, n seatings), ``permutations`` in every distinct
 order (n! seatings; seat interactions balanced too). Every seating gets the same number of
 games, so no bot is favoured by its seat.
+
+A skill ladder (issue 13) adds three keys::
+
+    bots: [random, greedy, "tuned_{players}p", search]
+    matchups: pairs
+    games_per_matchup_with: {search: 40}     # match-ups with the slow search bot play fewer games
+    skill_levels:                            # weakest first; a level is a bot of the pool, or
+      - random                               #   level_name: bot (or [bot, bot, ...])
+      - greedy
+      - tuned: "tuned_{players}p"
+      - search
+
+``{players}`` in a bot name (in ``bots``, ``matchups``, ``games_per_matchup_with`` and
+``skill_levels``) is replaced by each player count, so ``tuned_{players}p`` plays
+``tuned_3p`` in the 3-player games: the pool is resolved once per player count.
+``games_per_matchup_with`` caps the games of every match-up that includes the bot (the smallest
+cap of its bots counts). ``skill_levels`` only labels the pool for the report
+(:mod:`reports.skill_ladder`): every level's bots must be in the pool, a bot in one level at most,
+and the match-ups must include every level's mirror (all seats of one level), from which the report
+checks its findings level by level.
 
 Each (player count, match-up, seating) is one runner :class:`~sim.core.runner.Cell` with its own
 block of game indices; the rows of the games and seats tables carry ``matchup`` (the bots of
@@ -28,6 +50,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
 
@@ -43,10 +66,15 @@ from sim.core.yaml_files import read_yaml_mapping, validate
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "experiments"
 MATCHUP_SEPARATOR = " vs "
+PLAYERS_PLACEHOLDER = "{players}"
+# keys added for skill ladders: left out of a run's identity while unused, so that the runs of
+# experiments written before them keep their run_hash
+LADDER_KEYS = ("games_per_matchup_with", "skill_levels")
 SEATING_SEPARATOR = ","
 # Numbers are YAML integers, checked as on the command line (sim.core.arguments), so 1e22 (a
 # float), true or "3" is refused, not converted.
 GameCount = Annotated[int, GAME_COUNT.validator]
+NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_\-]*$"
 
 
 class ExperimentFile(BaseModel):
@@ -57,7 +85,7 @@ class ExperimentFile(BaseModel):
     game: str
     players: list[Annotated[int, PLAYER_COUNT.validator]] = Field(min_length=1)
     bots: list[str] = Field(min_length=1, description="the pool: bot names or bot file paths")
-    matchups: Union[Literal["combinations", "with_repeats"], list[list[str]]] = "combinations"
+    matchups: Union[Literal["combinations", "with_repeats", "pairs"], list[list[str]]] = "combinations"
     seating: Literal["rotation", "permutations"] = "rotation"
     games_per_matchup: GameCount
     seed: Annotated[int, SEED.validator] = 0
@@ -67,6 +95,10 @@ class ExperimentFile(BaseModel):
     game_file: Optional[str] = None
     rules: dict[str, Union[bool, int, float, str]] = Field(default_factory=dict)
     variant: Optional[str] = Field(None, description="a rule variant (name or file) the experiment plays")
+    games_per_matchup_with: dict[str, GameCount] = Field(
+        default_factory=dict, description="bot -> at most this many games for a match-up that includes it")
+    skill_levels: Optional[list[Union[str, dict[str, Union[str, list[str]]]]]] = Field(
+        None, min_length=2, description="the pool's bots as ordered skill levels, weakest first")
 
     @field_validator("players")
     @classmethod
@@ -98,9 +130,26 @@ def find_experiment(name_or_path: str) -> Path:
     return EXPERIMENTS_DIR / f"{name_or_path}.yaml"
 
 
+def expand(name: str, n_players: int) -> str:
+    """A bot name (or path) of the file at ``n_players``: ``tuned_{players}p`` -> ``tuned_3p``."""
+    return name.replace(PLAYERS_PLACEHOLDER, str(n_players))
+
+
+def check_placeholders(name: str, where: str) -> None:
+    """ConfigError unless ``{players}`` is the only placeholder in ``name``."""
+    if "{" in name.replace(PLAYERS_PLACEHOLDER, "") or "}" in name.replace(PLAYERS_PLACEHOLDER, ""):
+        raise ConfigError(f"{where}: expected a bot name whose only placeholder is {PLAYERS_PLACEHOLDER}, "
+                          f"found {name!r}")
+
+
+def pool_at(experiment: ExperimentFile, n_players: int) -> list[str]:
+    """The pool's bot names (or paths) at ``n_players``, placeholders replaced."""
+    return [expand(name, n_players) for name in experiment.bots]
+
+
 def matchups_for(experiment: ExperimentFile, n_players: int, path: Path) -> list[tuple[str, ...]]:
-    """The match-ups (bot names, pool order) at ``n_players``."""
-    pool = experiment.bots
+    """The match-ups (bot names at ``n_players``, pool order) at ``n_players``."""
+    pool = pool_at(experiment, n_players)
     if experiment.matchups == "combinations":
         if len(pool) < n_players:
             raise ConfigError(f"{path}: key 'matchups': combinations of {n_players} distinct bots need a pool "
@@ -108,15 +157,26 @@ def matchups_for(experiment: ExperimentFile, n_players: int, path: Path) -> list
         return list(itertools.combinations(pool, n_players))
     if experiment.matchups == "with_repeats":
         return list(itertools.combinations_with_replacement(pool, n_players))
-    chosen = [tuple(matchup) for matchup in experiment.matchups if len(matchup) == n_players]
+    if experiment.matchups == "pairs":
+        return [matchup for matchup in itertools.combinations_with_replacement(pool, n_players)
+                if len(set(matchup)) <= 2]
+    chosen = [tuple(expand(bot, n_players) for bot in matchup) for matchup in experiment.matchups
+              if len(matchup) == n_players]
     for number, matchup in enumerate(experiment.matchups):
-        unknown = [bot for bot in matchup if bot not in pool]
+        unknown = [bot for bot in matchup if expand(bot, n_players) not in pool]
         if unknown:
-            raise ConfigError(f"{path}: key 'matchups.{number}': expected bots of the pool ({', '.join(pool)}), "
+            raise ConfigError(f"{path}: key 'matchups.{number}': expected bots of the pool ({', '.join(experiment.bots)}), "
                               f"found {', '.join(unknown)}")
     if not chosen:
         raise ConfigError(f"{path}: key 'matchups': no match-up of {n_players} bots for players: {n_players}")
     return chosen
+
+
+def games_for(experiment: ExperimentFile, matchup: tuple[str, ...], n_players: int) -> int:
+    """A match-up's games: ``games_per_matchup``, or the smallest ``games_per_matchup_with`` cap
+    of its bots when that is smaller."""
+    caps = [games for bot, games in experiment.games_per_matchup_with.items() if expand(bot, n_players) in matchup]
+    return min([experiment.games_per_matchup, *caps])
 
 
 def seatings(matchup: tuple[str, ...], design: str) -> list[tuple[str, ...]]:
@@ -128,13 +188,14 @@ def seatings(matchup: tuple[str, ...], design: str) -> list[tuple[str, ...]]:
 
 def plan_cells(experiment: ExperimentFile, bots: dict[str, BotSeat], path: Path, first_game: int = 0) -> list[Cell]:
     """Every (player count, match-up, seating) with its block of game indices, in file order,
-    the first block starting at ``first_game``."""
+    the first block starting at ``first_game``. ``bots``: every bot name (or path) of the pool at
+    every player count, placeholders replaced, with its resolved bot."""
     cells: list[Cell] = []
     next_game = first_game
     for n_players in experiment.players:
         for matchup in matchups_for(experiment, n_players, path):
             orders = seatings(matchup, experiment.seating)
-            per_seating = math.ceil(experiment.games_per_matchup / len(orders))
+            per_seating = math.ceil(games_for(experiment, matchup, n_players) / len(orders))
             for order in orders:
                 labels = (("matchup", MATCHUP_SEPARATOR.join(bots[name].name for name in matchup)),
                           ("seating", SEATING_SEPARATOR.join(bots[name].name for name in order)))
@@ -147,13 +208,91 @@ def plan_cells(experiment: ExperimentFile, bots: dict[str, BotSeat], path: Path,
     return cells
 
 
+def level_entries(skill_levels: list) -> list[tuple[str, tuple[str, ...]]]:
+    """(level, its bot names as written) of an experiment's ``skill_levels``, weakest first. A
+    plain name is a level of that one bot; ``{level: bot}`` or ``{level: [bot, ...]}`` names it."""
+    entries = []
+    for item in skill_levels:
+        if isinstance(item, str):
+            entries.append((item, (item,)))
+        else:
+            (level, bots), = item.items()
+            entries.append((level, (bots,) if isinstance(bots, str) else tuple(bots)))
+    return entries
+
+
+def skill_levels_at(skill_levels: list, n_players: int) -> list[tuple[str, tuple[str, ...]]]:
+    """(level, bot names at ``n_players``) weakest first, from ``skill_levels`` as written (an
+    experiment's, or as run.yaml records it under ``config.experiment``)."""
+    return [(level, tuple(expand(bot, n_players) for bot in bots)) for level, bots in level_entries(skill_levels)]
+
+
+def check_skill_levels(experiment: ExperimentFile, path: Path) -> None:
+    """ConfigError (file and key) unless the levels are distinct names over distinct bots of the
+    pool and every level has its mirror match-up at every player count."""
+    levels = experiment.skill_levels
+    if levels is None:
+        return
+    names: list[str] = []
+    for number, item in enumerate(levels):
+        where = f"{path}: key 'skill_levels.{number}'"
+        if isinstance(item, dict) and len(item) != 1:
+            raise ConfigError(f"{where}: expected a bot name or one 'level: bot' pair, found {len(item)} keys")
+        level, members = level_entries([item])[0]
+        if not re.match(NAME_PATTERN, level):
+            raise ConfigError(f"{where}: expected a level name (letters, digits, _ and -), found {level!r} "
+                              "(name a level of a pattern: '- tuned: tuned_{players}p')")
+        if level in names:
+            raise ConfigError(f"{where}: expected each level once, found {level!r} twice")
+        if not members:
+            raise ConfigError(f"{where}: expected at least one bot in level {level!r}")
+        names.append(level)
+    for n_players in experiment.players:
+        pool = pool_at(experiment, n_players)
+        level_of: dict[str, str] = {}
+        for number, (level, members) in enumerate(skill_levels_at(levels, n_players)):
+            for bot in members:
+                if bot not in pool:
+                    raise ConfigError(f"{path}: key 'skill_levels.{number}': expected bots of the pool "
+                                      f"({', '.join(pool)}) at {n_players} players, found {bot!r}")
+                if bot in level_of:
+                    raise ConfigError(f"{path}: key 'skill_levels.{number}': bot {bot!r} is already in level "
+                                      f"{level_of[bot]!r}; a bot belongs to one level")
+                level_of[bot] = level
+        matchups = matchups_for(experiment, n_players, path)
+        for level, members in skill_levels_at(levels, n_players):
+            if not any(set(matchup) <= set(members) for matchup in matchups):
+                raise ConfigError(f"{path}: key 'skill_levels': level {level!r} has no mirror match-up (every "
+                                  f"seat one of its bots) at {n_players} players; use matchups: pairs or with_repeats")
+
+
+def ladder_record(experiment: ExperimentFile, bots: dict[str, BotSeat]) -> list[dict] | None:
+    """The skill ladder as run.yaml records it (``config.skill_ladder``): per player count, each
+    level (weakest first) with the names its bots have in the tables. None without levels."""
+    if experiment.skill_levels is None:
+        return None
+    return [{"players": int(n_players),
+             "levels": [{"level": level, "bots": [bots[bot].name for bot in members]}
+                        for level, members in skill_levels_at(experiment.skill_levels, n_players)]}
+            for n_players in experiment.players]
+
+
+def check_caps(experiment: ExperimentFile, path: Path) -> None:
+    for bot in experiment.games_per_matchup_with:
+        check_placeholders(bot, f"{path}: key 'games_per_matchup_with.{bot}'")
+        if bot not in experiment.bots:
+            raise ConfigError(f"{path}: key 'games_per_matchup_with.{bot}': expected a bot of the pool "
+                              f"({', '.join(experiment.bots)}), found {bot!r}")
+
+
 def experiment_config(experiment: ExperimentFile, engine, setup: GameSetup, bots: dict[str, BotSeat],
                       cells: list[Cell], chunk_size: int) -> dict:
     """The identity of an experiment's run (run.yaml records and hashes it): the design, every
     bot resolved, every cell, the resolved rules. Not its description, jobs, out or file names."""
     return {
         "game": experiment.game,
-        "experiment": experiment.model_dump(exclude={"jobs", "out", "description", "game_file", "variant"}),
+        "experiment": experiment.model_dump(exclude={"jobs", "out", "description", "game_file", "variant",
+                                                     *(key for key in LADDER_KEYS if not getattr(experiment, key))}),
         "seed": int(experiment.seed),
         "n_games": int(sum(cell.n_games for cell in cells)),
         "chunk_size": int(chunk_size),
@@ -163,6 +302,7 @@ def experiment_config(experiment: ExperimentFile, engine, setup: GameSetup, bots
                    **dict(cell.labels)} for cell in cells],
         "setup": manifests.setup_record(setup),
         **manifests.identity_versions(engine),
+        **({"skill_ladder": ladder_record(experiment, bots)} if experiment.skill_levels else {}),
     }
 
 
@@ -208,9 +348,20 @@ def prepare_experiment(path: Path, variant: str | None = None, games_per_matchup
     engine = registry.get_engine(experiment.game)
     check_players(engine, experiment, path)
     catalogue = BotCatalogue()
-    definitions = {name: catalogue.definition(experiment.game, name, f"{path}: key 'bots'")
-                   for name in experiment.bots}
-    bots = {name: definition.bot_seat() for name, definition in definitions.items()}
+    bots: dict[str, BotSeat] = {}
+    for number, name in enumerate(experiment.bots):
+        check_placeholders(name, f"{path}: key 'bots.{number}'")
+        for n_players in experiment.players:
+            expanded = expand(name, n_players)
+            where = f"{path}: key 'bots'" + (f" ({name} at {n_players} players)" if expanded != name else "")
+            if expanded not in bots:
+                bots[expanded] = catalogue.definition(experiment.game, expanded, where).bot_seat()
+    for n_players in experiment.players:
+        pool = pool_at(experiment, n_players)
+        repeated = sorted({name for name in pool if pool.count(name) > 1})
+        if repeated:
+            raise ConfigError(f"{path}: key 'bots': expected each bot once in the pool, found {', '.join(repeated)} "
+                              f"twice at {n_players} players")
     game_file = experiment.game_file
     if game_file is not None and not Path(game_file).is_file():
         raise ConfigError(f"{path}: key 'game_file': expected an existing file, found {game_file!r}")
@@ -218,6 +369,8 @@ def prepare_experiment(path: Path, variant: str | None = None, games_per_matchup
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:  # in a pool even the same bot twice is a mistake (with_repeats plays copies)
         raise ConfigError(f"{path}: key 'bots': expected bots with distinct names, found {', '.join(repeated)} twice")
+    check_caps(experiment, path)
+    check_skill_levels(experiment, path)
     if games_per_matchup is not None:
         experiment = experiment.model_copy(update={"games_per_matchup": games_per_matchup})
     chosen = None if printed_rules and variant is None else experiment_variant(experiment, path, variant)
