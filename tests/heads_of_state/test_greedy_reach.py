@@ -224,7 +224,7 @@ def test_courtesan_paid_for_an_attribute_held(position):
 
 def test_courtesans_spent_in_games(setup):
     default = run(setup)["seats"]["courtesans_used"].sum()
-    assert run(setup, {"courtesan_spend_from": 1})["seats"]["courtesans_used"].sum() > 1.5 * default
+    assert run(setup, {"courtesan_spend_from": 1})["seats"]["courtesans_used"].sum() > 1.1 * default
 
 
 # --- Q7 switch: the order of Option 2's takes --------------------------------------------------
@@ -282,11 +282,14 @@ def test_betrayal_discards_keep_the_cards_that_reach_victims(position):
 
 
 def test_both_betrayal_card_kinds_are_discarded_in_games(setup):
+    """The default greedy plays its betrayal cards before it holds more than 4 (or 2 at a round
+    change); one that collects and attacks only at the very end of a round discards both kinds."""
     def discarded_kinds(overrides):
         kinds = np.concatenate([events[events[:, 0] == ev.EV_BDISCARD, 2] for events in traces(setup, overrides, 150)])
         return int((kinds == ASSASSIN).sum()), int((kinds != ASSASSIN).sum())
-    assassins, country = discarded_kinds({"betrayal_collect_value": 2.0})
-    assert assassins > 0 and country > 0
+    assert discarded_kinds(None) == (0, 0)
+    assassins, country = discarded_kinds({"betrayal_collect_value": 0.5, "betray_deck_below": 5})
+    assert assassins > 50 and country > 50
 
 
 # --- H12 ----------------------------------------------------------------------------------------
