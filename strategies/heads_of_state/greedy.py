@@ -9,12 +9,16 @@ from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY
 from sim.heads_of_state.recipes import can_pay_hand
 from sim.heads_of_state.events import W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY
 from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, ASSASSIN, CAPITAL, COURTESAN, N_CHAR_TYPES,
-                                      N_RANKS, OPT_1A, OPT_1B, OPT_2, S_ROUND)
+                                      N_RANKS, OPT_1A, OPT_1B, OPT_2, S_DECK_N, S_ROUND)
 from strategies.heads_of_state.parameters import (
     D_BDISCARD, D_BPLAY, D_BTAKE, D_DISCARD, D_END_REFILL, D_OPTION, D_PAY, D_RAISE, D_REFILL, D_TAKE, D_TAKE_ORDER,
-    P_ASSASSIN_PREFERENCE, P_BETRAY_FROM_ROUND, P_BETRAY_MIN_VALUE, P_BETRAY_ROUND_DISCOUNT, P_CAPITAL_BIAS,
-    P_COUNTRY_WEIGHT, P_COURTESAN_VALUE, P_DECK_THRESHOLD, P_HAND_TARGET, P_HEX_WEIGHT, P_INFLUENCE_WEIGHT,
-    P_NEW_RANK_WEIGHT, P_RAISE_THRESHOLD, P_RANK_WEIGHT, P_REFRESH_THRESHOLD, P_SQUARE_WEIGHT)
+    P_ASSASSIN_PREFERENCE, P_BETRAY_DECK_BELOW, P_BETRAY_FROM_ROUND, P_BETRAY_MIN_VALUE, P_BETRAY_ROUND_DISCOUNT,
+    P_BETRAYAL_COLLECT_VALUE, P_BETRAYAL_DECK_VALUE, P_BETRAYAL_TAKE_WEIGHT, P_CAPITAL_ATTACK_WEIGHT, P_CAPITAL_BIAS,
+    P_CHARACTER_FIRST_DECK_BELOW, P_COUNTRY_WEIGHT, P_COURTESAN_SPEND_FROM, P_COURTESAN_VALUE, P_DECK_THRESHOLD,
+    P_HAND_TARGET, P_HEX_WEIGHT, P_INFLUENCE_WEIGHT, P_NEW_RANK_WEIGHT, P_RAISE_THRESHOLD, P_RANK_WEIGHT,
+    P_REFILL_MAX_CARDS, P_REFRESH_THRESHOLD, P_SQUARE_WEIGHT)
+
+ALL_RANKS = (1 << N_RANKS) - 1
 
 
 @kernel
@@ -55,9 +59,11 @@ def card_value(hand, recipe, recipe_size, open_mask, player, card, courtesan_val
 
 
 @kernel
-def greedy_raise(state, data, params, player, moves, n, work):
+def greedy_raise(state, data, params, player, moves, n, work, refill):
     """Index of the best-valued raise (rank, free hexagon, new rank, square progress, influence);
-    the 'stop' row is worth 0, so greedy raises while it can."""
+    the 'stop' row is worth raise_threshold (0: greedy raises while it can). ``refill``: a Q8
+    deferred refill after the betrayal plays, where a rank whose recipe is longer than
+    refill_max_cards comes last (the box is left empty when the rules allow it)."""
     box_owner = state.box_owner
     box_region = data.box_region
     region_country = data.region_country
@@ -86,6 +92,8 @@ def greedy_raise(state, data, params, player, moves, n, work):
     w_square = params[P_SQUARE_WEIGHT]
     w_infl = params[P_INFLUENCE_WEIGHT]
     capital_bias = params[P_CAPITAL_BIAS]
+    max_refill_cards = params[P_REFILL_MAX_CARDS]
+    recipe_size = data.recipe_size
     best = 0
     best_value = -1e300
     for i in range(n):
@@ -108,6 +116,8 @@ def greedy_raise(state, data, params, player, moves, n, work):
             value += params[P_COUNTRY_WEIGHT + country]          # country priorities
             if capital:
                 value += capital_bias
+            if refill and recipe_size[rank] > max_refill_cards:
+                value -= 1e6          # only if the rules leave no other refill (at most one box empty)
         if value > best_value:
             best_value = value
             best = i
@@ -123,10 +133,88 @@ def victim_value(region_type, box_region, box_rank, box):
 
 
 @kernel
-def best_attack_value(state, data, player, work, mix):
-    """Best victim value among opponents' nobles p could attack with his betrayal hand plus one
-    display card, requiring that p could refill the box now (``mix``: Q9 switch, a capital may
-    take 1 assassin + 1 card usable for its country)."""
+def attack_rank_mask(state, data, params, player):
+    """Ranks of victims p may attack now: the ones he could refill at once, and those whose recipe
+    is longer than refill_max_cards (he would leave their box empty anyway)."""
+    mask = payable_ranks(state, data, player)
+    for r in range(N_RANKS):
+        if data.recipe_size[r] > params[P_REFILL_MAX_CARDS]:
+            mask |= 1 << r
+    return mask
+
+
+@kernel
+def reachable_victim_value(state, data, params, player, work, mix, rank_mask, extra, delta):
+    """Best value of an opponent noble p's betrayal hand could attack with ``delta`` (+1 / -1) cards
+    of type ``extra`` added (-1 = the hand as it is): the victim's value (+capital_attack_weight in a
+    capital) +0.5 for a sure kill by country cards or +assassin_preference for an assassination, as
+    bplay_value has it. Only victims whose rank is in ``rank_mask`` count; -1.0 if none. Public
+    board and own betrayal hand only (H12)."""
+    bhand = state.bhand
+    btype_mask = data.btype_mask
+    box_owner = state.box_owner
+    box_rank = state.box_rank
+    box_region = data.box_region
+    region_type = data.region_type
+    region_country = data.region_country
+    n_assassins = bhand[player, ASSASSIN] + (delta if extra == ASSASSIN else 0)
+    per_country = work[W_PER_COUNTRY]
+    per_country[:] = 0
+    for t in range(1, bhand.shape[1]):
+        held = bhand[player, t] + (delta if t == extra else 0)
+        for c in range(4):
+            if (btype_mask[t] >> c) & 1:
+                per_country[c] += held
+    capital_weight = params[P_CAPITAL_ATTACK_WEIGHT]
+    preference = params[P_ASSASSIN_PREFERENCE]
+    best = -1.0
+    for box in range(box_owner.shape[0]):
+        owner = box_owner[box]
+        if owner < 0 or owner == player or (rank_mask >> box_rank[box]) & 1 == 0:
+            continue
+        region = box_region[box]
+        capital = region_type[region] == CAPITAL
+        need = 2 if capital else 1
+        usable = per_country[region_country[region]]
+        value = victim_value(region_type, box_region, box_rank, box)
+        if capital:
+            value += capital_weight
+        if usable >= need and value + 0.5 > best:
+            best = value + 0.5
+        if (n_assassins >= need or (capital and mix and n_assassins >= 1 and usable >= 1)) and value + preference > best:
+            best = value + preference
+    return best
+
+
+@kernel
+def best_take_reach(state, data, params, player, work, mix, rank_mask):
+    """Best reachable victim value (reachable_victim_value) after taking no betrayal card or one
+    of the betrayal display."""
+    best = reachable_victim_value(state, data, params, player, work, mix, rank_mask, -1, 0)
+    bdisplay = state.bdisplay
+    for slot in range(bdisplay.shape[0]):
+        if bdisplay[slot] >= 0:
+            value = reachable_victim_value(state, data, params, player, work, mix, rank_mask, bdisplay[slot], 1)
+            if value > best:
+                best = value
+    return best
+
+
+@kernel
+def betrayal_card_gain(state, data, params, player, work, mix, card, delta):
+    """How much ``delta`` (+1 taken / -1 discarded) cards of type ``card`` change the best victim
+    p's betrayal hand can reach, from no victim counted as 0 (collecting for later: any rank)."""
+    before = max(reachable_victim_value(state, data, params, player, work, mix, ALL_RANKS, -1, 0), 0.0)
+    after = max(reachable_victim_value(state, data, params, player, work, mix, ALL_RANKS, card, delta), 0.0)
+    return after - before
+
+
+@kernel
+def best_attack_value(state, data, params, player, work, mix):
+    """Best victim value (+capital_attack_weight in a capital) among opponents' nobles p could
+    attack with his betrayal hand plus a displayed assassin, requiring that p could refill the box
+    now unless refill_max_cards says he would leave it empty (``mix``: Q9 switch, a capital may take
+    1 assassin + 1 card usable for its country)."""
     bhand = state.bhand
     btype_mask = data.btype_mask
     box_owner = state.box_owner
@@ -146,19 +234,23 @@ def best_attack_value(state, data, player, work, mix):
         for c in range(4):
             if (btype_mask[t] >> c) & 1:
                 per_country[c] += bhand[player, t]
-    payable = payable_ranks(state, data, player)
+    payable = attack_rank_mask(state, data, params, player)
     if payable == 0:
         return -1.0
+    capital_weight = params[P_CAPITAL_ATTACK_WEIGHT]
     best = -1.0
     for box in range(box_owner.shape[0]):
         owner = box_owner[box]
         if owner < 0 or owner == player or (payable >> box_rank[box]) & 1 == 0:
             continue
         region = box_region[box]
-        need = 2 if region_type[region] == CAPITAL else 1
+        capital = region_type[region] == CAPITAL
+        need = 2 if capital else 1
         usable = per_country[region_country[region]]
-        if n_assassins >= need or usable >= need or (mix and n_assassins >= 1 and usable >= 1):
+        if n_assassins >= need or usable >= need or (capital and mix and n_assassins >= 1 and usable >= 1):
             v = victim_value(region_type, box_region, box_rank, box)
+            if capital:
+                v += capital_weight
             if v > best:
                 best = v
     return best
@@ -180,6 +272,14 @@ def betrayal_threshold(state, params):
 
 
 @kernel
+def attack_in_time(state, params):
+    """betray_deck_below: attacks wait until the regular deck (its size is public) holds fewer than
+    this many cards, so that a kill comes just before the round-end scoring (0 = any time)."""
+    wait = params[P_BETRAY_DECK_BELOW]
+    return wait <= 0 or state.scal[S_DECK_N] < wait
+
+
+@kernel
 def take_value(hand, recipe, recipe_size, open_mask, params, player, slot, card):
     """Greedy value of a take row (display slot or -1 = a blind deck draw)."""
     if slot < 0:
@@ -189,25 +289,73 @@ def take_value(hand, recipe, recipe_size, open_mask, params, player, slot, card)
 
 @kernel
 def bplay_value(state, data, params, payable, box, card_a):
-    """Greedy value of a betrayal-play row (box -1 = stop): the victim's value, +0.5 for a sure kill
-    by country cards, +assassin_preference for an assassination attempt, -3 if p could not refill."""
+    """Greedy value of a betrayal-play row (box -1 = stop): the victim's value (+capital_attack_weight
+    in a capital), +0.5 for a sure kill by country cards, +assassin_preference for an assassination
+    attempt, -3 if p could not refill a box he means to refill (refill_max_cards). Before
+    betray_deck_below allows attacks, stopping is worth most (the cards are kept)."""
     if box < 0:
+        if not attack_in_time(state, params):
+            return 1e9
         return betrayal_threshold(state, params) - 0.5
     v = victim_value(data.region_type, data.box_region, state.box_rank, box)
+    if data.region_type[data.box_region[box]] == CAPITAL:
+        v += params[P_CAPITAL_ATTACK_WEIGHT]
     if card_a != ASSASSIN:
         v += 0.5   # a sure kill
     else:
         v += params[P_ASSASSIN_PREFERENCE]
-    if (payable >> state.box_rank[box]) & 1 == 0:
+    rank = state.box_rank[box]
+    if (payable >> rank) & 1 == 0 and data.recipe_size[rank] <= params[P_REFILL_MAX_CARDS]:
         v -= 3.0   # could not refill
     return v
 
 
 @kernel
+def collect_gain(state, data, params, player, work, mix):
+    """The most a displayed betrayal card adds to the best victim p's betrayal hand reaches."""
+    best = 0.0
+    bdisplay = state.bdisplay
+    for slot in range(bdisplay.shape[0]):
+        if bdisplay[slot] >= 0:
+            gain = betrayal_card_gain(state, data, params, player, work, mix, bdisplay[slot], 1)
+            if gain > best:
+                best = gain
+    return best
+
+
+@kernel
+def btake_value(state, data, params, player, work, mix, slot, card):
+    """Greedy value of a betrayal-take row (slot -1 = a blind deck draw): betrayal_deck_value for
+    the deck; a displayed assassin 2 + assassin_preference, a country card 1, each plus
+    betrayal_take_weight x the victim value it adds to the betrayal hand's reach."""
+    if slot < 0:
+        return params[P_BETRAYAL_DECK_VALUE]
+    value = 2.0 + params[P_ASSASSIN_PREFERENCE] if card == ASSASSIN else 1.0
+    weight = params[P_BETRAYAL_TAKE_WEIGHT]
+    if weight > 0.0:
+        value += weight * betrayal_card_gain(state, data, params, player, work, mix, card, 1)
+    return value
+
+
+@kernel
+def bdiscard_value(state, data, params, player, work, mix, card):
+    """Greedy value of discarding a betrayal card of type ``card`` (the highest goes): country cards
+    before assassins (by assassin_preference), less so the more victim value the card gives the
+    hand (betrayal_take_weight)."""
+    value = -params[P_ASSASSIN_PREFERENCE] if card == ASSASSIN else 1.0
+    weight = params[P_BETRAYAL_TAKE_WEIGHT]
+    if weight > 0.0:
+        value += weight * betrayal_card_gain(state, data, params, player, work, mix, card, -1)
+    return value
+
+
+@kernel
 def greedy_option(state, data, context, player, params, moves, n):
     """Row of the greedy's turn option (§4.2/§4.4): Option 2 when it can kill a valuable enough
-    opponent noble (not before betray_from_round; at any value once the hand holds hand_target
-    character cards), else 1b when the display is poor (refresh_threshold), else 1a."""
+    opponent noble (not before betray_from_round, nor before betray_deck_below; at any value once
+    the hand holds hand_target character cards) or collect a betrayal card that adds at least
+    betrayal_collect_value to its reach, else 1b when the display is poor (refresh_threshold),
+    else 1a."""
     has2 = -1
     has1a = -1
     has1b = -1
@@ -220,10 +368,18 @@ def greedy_option(state, data, context, player, params, moves, n):
             has1b = i
     mix = context.rules[R_MIX_ASSASSIN_COUNTRY] != 0.0
     if has2 >= 0 and state.scal[S_ROUND] >= params[P_BETRAY_FROM_ROUND]:
-        attack = best_attack_value(state, data, player, context.work, mix)
-        if attack >= betrayal_threshold(state, params):
-            return has2
-        if params[P_HAND_TARGET] > 0 and attack > 0 and hand_size(state.hand, player) >= params[P_HAND_TARGET]:
+        if attack_in_time(state, params):
+            if params[P_BETRAYAL_TAKE_WEIGHT] > 0.0:    # displayed country cards count too
+                attack = best_take_reach(state, data, params, player, context.work, mix,
+                                         attack_rank_mask(state, data, params, player))
+            else:
+                attack = best_attack_value(state, data, params, player, context.work, mix)
+            if attack >= betrayal_threshold(state, params):
+                return has2
+            if params[P_HAND_TARGET] > 0 and attack > 0 and hand_size(state.hand, player) >= params[P_HAND_TARGET]:
+                return has2
+        if params[P_BETRAYAL_COLLECT_VALUE] > 0.0 and collect_gain(state, data, params, player, context.work, mix) \
+                >= params[P_BETRAYAL_COLLECT_VALUE]:
             return has2
     if has1b >= 0 and params[P_REFRESH_THRESHOLD] > 0.0:
         top = 0.0
@@ -259,24 +415,25 @@ def greedy_choose(state, data, context, player, kind, n):
                 best = i
         return best
     elif kind == D_RAISE or kind == D_END_REFILL:
-        return greedy_raise(state, data, params, player, moves, n, context.work)
+        return greedy_raise(state, data, params, player, moves, n, context.work, kind == D_END_REFILL)
     elif kind == D_PAY:
-        # keep the courtesan when possible; otherwise replace the attribute held least
+        # keep the courtesan when possible (unless courtesan_spend_from says the hand holds enough);
+        # otherwise replace the attribute held least
         hand = state.hand
+        spend = 0 < params[P_COURTESAN_SPEND_FROM] <= hand[player, COURTESAN]
         for i in range(n):
-            v = 1e9 if moves[i, 0] < 0 else -hand[player, moves[i, 0]]
+            if moves[i, 0] < 0:
+                v = -1e9 if spend else 1e9
+            else:
+                v = -hand[player, moves[i, 0]]
             if v > best_value:
                 best_value = v
                 best = i
         return best
     elif kind == D_BTAKE:
+        mix = context.rules[R_MIX_ASSASSIN_COUNTRY] != 0.0
         for i in range(n):
-            if moves[i, 0] < 0:
-                v = 0.5
-            elif moves[i, 1] == ASSASSIN:
-                v = 2.0 + params[P_ASSASSIN_PREFERENCE]
-            else:
-                v = 1.0
+            v = btake_value(state, data, params, player, context.work, mix, moves[i, 0], moves[i, 1])
             if v > best_value:
                 best_value = v
                 best = i
@@ -290,8 +447,15 @@ def greedy_choose(state, data, context, player, kind, n):
                 best = i
         return best
     elif kind == D_REFILL:
+        # the highest rank; leave the box empty rather than pay a recipe longer than refill_max_cards
         for i in range(n):
-            v = -1.0 if moves[i, 0] < 0 else 1.0 + moves[i, 0]
+            rank = moves[i, 0]
+            if rank < 0:
+                v = -1.0
+            elif data.recipe_size[rank] > params[P_REFILL_MAX_CARDS]:
+                v = -2.0
+            else:
+                v = 1.0 + rank
             if v > best_value:
                 best_value = v
                 best = i
@@ -310,10 +474,17 @@ def greedy_choose(state, data, context, player, kind, n):
                 best = i
         return best
     elif kind == D_TAKE_ORDER:
-        return 0           # betrayal card first: its choice informs nothing hidden either way
-    elif kind == D_BDISCARD:
+        # rows: 0 = betrayal card first, 1 = character card first (character_first_deck_below)
+        wait = params[P_CHARACTER_FIRST_DECK_BELOW]
+        order = 1 if wait > 0 and state.scal[S_DECK_N] < wait else 0
         for i in range(n):
-            v = 0.0 if moves[i, 0] == ASSASSIN else 1.0
+            if moves[i, 0] == order:
+                return i
+        return 0
+    elif kind == D_BDISCARD:
+        mix = context.rules[R_MIX_ASSASSIN_COUNTRY] != 0.0
+        for i in range(n):
+            v = bdiscard_value(state, data, params, player, context.work, mix, moves[i, 0])
             if v > best_value:
                 best_value = v
                 best = i

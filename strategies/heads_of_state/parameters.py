@@ -9,7 +9,12 @@
   it could replace at once. Its parameters (``GREEDY_PARAMS``) also describe archetypes written
   as YAML parameter sets: country priorities, capital bias, rank ambition, when to switch from
   character cards to betrayal, assassins vs country cards, hand management. Every parameter after
-  ``influence_weight`` is neutral at its default.
+  ``influence_weight`` is neutral at its default. The parameters from ``capital_attack_weight`` on
+  (issue 13) let it reach every choice the rules offer: capital attacks, country-card and deck
+  betrayal takes valued by the victims they enable, collecting betrayal cards, attacking late in a
+  round, leaving a vacated box empty, spending a courtesan on an attribute held, and (Q7) taking
+  the character card first; with ``refresh_threshold`` (Option 1b) and ``raise_threshold`` (stop
+  raising, also a Q8 deferred refill) no decision kind has a choice only a random bot takes.
 * ``search`` (family 2): determinized Monte Carlo rollouts at the turn option, take and betrayal
   play decisions (search.py), the greedy elsewhere and inside the rollouts.
   Its vector is ``GREEDY_PARAMS`` (used for its own other decisions and for every seat in its
@@ -35,8 +40,11 @@ RANDOM, GREEDY, SEARCH = 0, 1, 2
 (P_DECK_THRESHOLD, P_COURTESAN_VALUE, P_HEX_WEIGHT, P_RANK_WEIGHT, P_NEW_RANK_WEIGHT,
  P_SQUARE_WEIGHT, P_BETRAY_MIN_VALUE, P_REFRESH_THRESHOLD, P_INFLUENCE_WEIGHT,
  P_COUNTRY_WEIGHT, _FR, _ES, _DE, P_CAPITAL_BIAS, P_ASSASSIN_PREFERENCE, P_BETRAY_FROM_ROUND,
- P_BETRAY_ROUND_DISCOUNT, P_RAISE_THRESHOLD, P_HAND_TARGET) = range(19)
-N_GREEDY_PARAMS = 19
+ P_BETRAY_ROUND_DISCOUNT, P_RAISE_THRESHOLD, P_HAND_TARGET,
+ # issue 13: parameters that let the greedy reach every choice the rules offer (neutral defaults)
+ P_CAPITAL_ATTACK_WEIGHT, P_BETRAYAL_TAKE_WEIGHT, P_BETRAYAL_DECK_VALUE, P_BETRAYAL_COLLECT_VALUE,
+ P_BETRAY_DECK_BELOW, P_REFILL_MAX_CARDS, P_COURTESAN_SPEND_FROM, P_CHARACTER_FIRST_DECK_BELOW) = range(27)
+N_GREEDY_PARAMS = 27
 # search parameters follow the greedy ones in a search bot's vector (search.py)
 P_ROLLOUTS, P_MAX_CANDIDATES = N_GREEDY_PARAMS, N_GREEDY_PARAMS + 1
 N_SEARCH_PARAMS = 2
@@ -72,6 +80,36 @@ GREEDY_PARAMS = (
     Parameter("hand_target", 0, 0, 10,
               "with at least this many character cards in hand, take Option 2 whenever any attack is "
               "possible instead of collecting more (0 = off)", integer=True),
+    # issue 13: capital attacks, country cards, betrayal timing, refills, payments, take order
+    Parameter("capital_attack_weight", 0.0, -5.0, 5.0,
+              "added to the value of a victim in a capital (Option 2, betrayal takes and plays; negative "
+              "spares capitals)"),
+    Parameter("betrayal_take_weight", 0.0, 0.0, 3.0,
+              "a betrayal card is worth this much per point it adds to the best victim the betrayal hand "
+              "can reach (a country card where a valuable opponent noble sits, the second card a capital "
+              "needs); also at the hand-limit discard and, above 0, Option 2 counts displayed country cards"),
+    Parameter("betrayal_deck_value", 0.5, 0.0, 5.0,
+              "value of a blind betrayal-deck draw (a displayed assassin is worth 2 + assassin_preference, "
+              "a country card 1, plus betrayal_take_weight x the victim value it adds)"),
+    Parameter("betrayal_collect_value", 0.0, 0.0, 12.0,
+              "take Option 2 just to collect a displayed betrayal card that adds at least this much to the "
+              "best reachable victim, e.g. the second assassin for a capital (0 = off)"),
+    Parameter("betray_deck_below", 0, 0, 90,
+              "attack (Option 2 for a kill, betrayal plays) only once the regular deck holds fewer than "
+              "this many cards, i.e. just before the round-end scoring (0 = any time)", integer=True),
+    Parameter("refill_max_cards", 8, 0, 8,
+              "refill a box emptied by a kill only with a noble whose recipe has at most this many cards, "
+              "else keep the cards and leave it empty; such victims need no payable refill (8 = always refill)",
+              integer=True),
+    Parameter("courtesan_spend_from", 0, 0, 10,
+              "with at least this many courtesans in hand, pay with one even for an attribute held (the one "
+              "held least), keeping attribute cards (0 = a courtesan only for a missing attribute)",
+              integer=True),
+    Parameter("character_first_deck_below", 0, 0, 90,
+              "rule switch option2_take_order = player_choice (Q7): take the character card before the "
+              "betrayal card once the regular deck holds fewer than this many cards, so that a revolution "
+              "it reveals (betrayal hands cut to 2) comes before the betrayal take (0 = betrayal card first)",
+              integer=True),
 )
 assert len(GREEDY_PARAMS) == N_GREEDY_PARAMS
 
