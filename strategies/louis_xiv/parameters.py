@@ -37,12 +37,40 @@ PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAM
  VALUE_INTRIGUE_CARD, VALUE_MARKER, BRIBE_WILLINGNESS, LOUIS_AGGRESSION, CHANCE_LEAD, CHANCE_LEAD_STEP,
  CHANCE_TIE, RETRIEVE_BELOW, DECK_LIGHT, DECK_BLUE, DECK_DARK, NOISE) = range(len(PARAMETERS))
 # a search bot's vector: the greedy parameters (same indices), then these (strategies/louis_xiv/search.py)
+# (search_classic.yaml: the search before issue 13, 8 rollouts x 6 candidates, search_margin 1000,
+# rollout_rounds 0, halving 0). The stop_value_* defaults were fitted on 3,000 greedy games at 2 and 3
+# players (least squares of the final score minus the standing after rounds 1-3 on what each
+# player held then; markers in the general supply are the zero: own and general supply add up to a
+# constant).
 SEARCH_PARAMETERS = (
-    Parameter("rollouts", 8, 1, 1000, "rollouts per candidate influence turn (the search budget)", integer=True),
+    Parameter("rollouts", 1, 1, 1000, "rollouts per candidate influence turn (with halving: per batch)",
+              integer=True),
     Parameter("max_candidates", 6, 1, 64, "influence turns searched: the greedy's best by its own turn score",
               integer=True),
+    Parameter("search_margin", 1000.0, 0, 1000,
+              "candidates only within this of the greedy's best turn score; none within it: no search "
+              "(1000: every decision is searched, as before issue 13)"),
+    Parameter("rollout_rounds", 1, 0, 10,
+              "rounds a rollout plays, the current one included, before it scores the position (standing plus "
+              "the valuation of what is held); 0: to the end of the game, as before issue 13", integer=True),
+    Parameter("halving", 1, 0, 1,
+              "1: successive halving (batches of `rollouts` per candidate still in, the worse half dropped after "
+              "each); 0: `rollouts` for every candidate, as before issue 13", integer=True),
+    Parameter("held_weight", 0.0, 0, 5,
+              "weight of the greedy's own valuation of what is held in a stopped rollout's score"),
+    Parameter("stop_value_own_marker", 0.6, 0, 5, "stopped rollout: a marker in the own supply (not the general)"),
+    Parameter("stop_value_courtier_marker", 1.4, 0, 5, "stopped rollout: an own marker lying on a courtier"),
+    Parameter("stop_value_gold", 0.7, 0, 5, "stopped rollout: one gold"),
+    Parameter("stop_value_intrigue_card", 1.8, 0, 5, "stopped rollout: an intrigue card in hand"),
+    Parameter("stop_value_influence_card", 1.8, 0, 5, "stopped rollout: an influence card in hand (Mazarin)"),
+    Parameter("stop_value_crown", 2.8, 0, 10, "stopped rollout: a crown"),
+    Parameter("stop_value_token", 2.5, 0, 10, "stopped rollout: a scepter, helmet, ring or document"),
+    Parameter("stop_value_mission_ability", 0.4, 0, 5,
+              "stopped rollout: a played mission card's ability, per round left (its 5 points are in the standing)"),
 )
-ROLLOUTS, MAX_CANDIDATES = range(len(PARAMETERS), len(PARAMETERS) + len(SEARCH_PARAMETERS))
+(ROLLOUTS, MAX_CANDIDATES, SEARCH_MARGIN, ROLLOUT_ROUNDS, HALVING, HELD_WEIGHT, STOP_VALUE_OWN_MARKER,
+ STOP_VALUE_COURTIER_MARKER, STOP_VALUE_GOLD, STOP_VALUE_INTRIGUE_CARD, STOP_VALUE_INFLUENCE_CARD, STOP_VALUE_CROWN,
+ STOP_VALUE_TOKEN, STOP_VALUE_MISSION_ABILITY) = range(len(PARAMETERS), len(PARAMETERS) + len(SEARCH_PARAMETERS))
 # family name -> its documented parameters, in vector order (strategies/parameters.py)
 FAMILY_PARAMETERS = {"random": (), "greedy": PARAMETERS, "search": PARAMETERS + SEARCH_PARAMETERS}
 N_PARAMETERS = max(len(parameters) for parameters in FAMILY_PARAMETERS.values())

@@ -1,16 +1,48 @@
 """The search bot (family SEARCH): determinized flat Monte Carlo at the influence turn.
 
 At every influence turn (§4.2 step 2: which card, and where to place or how many to retrieve;
-LB-SKIP, B-CARDSWAP and DB-PLACE4 turns included) the bot lists the legal turns, keeps the
-``max_candidates`` its greedy scores best (``score_listed_turns``: the greedy's own turn score,
-without its noise) and for each candidate plays the game to its end ``rollouts`` times from a
-copy of the state. It picks the candidate with the best mean **score margin** (own final score
-minus the best opponent's final score, §7): a margin rewards winning by more and losing by less,
-which separates candidates with fewer rollouts than a 0/1 win count. Ties go to the candidate
-the greedy prefers. Every other decision (resources abilities, intrigue cards, bribes, Condé,
-Maintenon, missions, token swaps, ...) is the greedy's, with the bot's own greedy parameters
-(a search bot's vector is the greedy parameters followed by ``rollouts`` and
-``max_candidates``, parameters.py).
+LB-SKIP, B-CARDSWAP and DB-PLACE4 turns included) the bot lists the legal turns and ranks them by
+its greedy's own turn score (``score_listed_turns``, without its noise). The candidates are the
+greedy's best ``max_candidates`` whose score is within ``search_margin`` of the greedy's best:
+a decision with a clear greedy favourite (no other turn within the margin) is not searched, the
+favourite is played without a rollout (and without a draw from the search stream). Each candidate
+is then played out from copies of the state, and the bot picks the candidate with the best mean
+**margin** (own value minus the best opponent's value): a margin rewards winning by more and
+losing by less, which separates candidates with fewer rollouts than a 0/1 win count. Ties go to
+the candidate the greedy prefers. Every other decision (resources abilities, intrigue cards,
+bribes, Condé, Maintenon, missions, token swaps, ...) is the greedy's, with the bot's own greedy
+parameters (a search bot's vector is the greedy parameters followed by ``SEARCH_PARAMETERS``,
+parameters.py).
+
+How far a rollout plays (``rollout_rounds``): the rest of the current round (the influence phase,
+the evaluation, the missions), and ``rollout_rounds - 1`` further rounds. A rollout that reaches the
+end of the game scores the final scores (§7); one that stops earlier scores the position
+(``position_value``): each player's standing (coats and completed missions, as recorded after
+every round) plus the worth of what he holds, in points. That worth is the ``stop_value_*``
+parameters times his markers in his own supply (the general supply counts 0), his own markers
+lying on courtiers, his gold, intrigue and influence cards, crowns and other tokens, plus
+``stop_value_mission_ability`` per played mission card and round still to play (its ability;
+its 5 points are in the standing). Their defaults are fitted to greedy play (parameters.py): what
+a holding after rounds 1-3 added to the final score, on average. ``held_weight`` adds the
+greedy's own valuation (``value_crown``, ``value_token`` plus ``value_needed_token`` for a token a
+mission card in hand needs, ``value_gold``, ``value_intrigue_card``, ``value_influence_card``,
+``value_coat`` per marker on a courtier, ``value_marker`` per marker in the own supply), which
+undervalues markers, gold and tokens by about half as a score estimate. ``rollout_rounds = 0``
+plays every rollout to the end of the game.
+
+How many rollouts (``rollouts``, ``halving``): without halving every candidate is played out
+``rollouts`` times. With successive halving the candidates still in are played out ``rollouts``
+times each, then the worse half (by their mean margin so far, which the common random numbers
+make a paired comparison; on equal margins the one the greedy likes less goes) is dropped, and
+so on until one is left: the budget goes to the close contenders.
+
+The defaults (measured for issue 13, the final message of branch lx_search): every influence
+turn with two or more legal turns is searched (a greedy score margin was tried and lost
+strength: the search often overturns a clear greedy favourite), the greedy's best 6 turns, one
+rollout each to the end of the round, then halving (6 -> 3 -> 2 -> 1: 11 rollouts in all; more
+candidates with fewer rollouts each measured stronger than fewer candidates). The search of issue 13's start (``configs/bots/louis_xiv/search_classic.yaml``) is the
+parameter setting ``search_margin = 1000``, ``rollout_rounds = 0`` (to the end of the game),
+``halving = 0``, 8 rollouts x 6 candidates.
 
 Rollouts do not cheat (rules Q21). Before each rollout the copy is *determinized*: everything
 the searching seat cannot see is pooled and dealt again at random, keeping every public count:
@@ -41,12 +73,15 @@ streams are untouched and results are identical across chunkings.
 Avoiding a compiled recursion: the rollout plays the game loop, whose decision dispatcher would
 call the search again (choose_influence_turn -> search -> rollout -> game loop ->
 choose_influence_turn); numba cannot load such a mutual recursion from its cache (it segfaults).
-The rollout therefore plays *rollout copies* of the five game-loop functions on the path from the
-chunk kernel to that dispatcher (``play_rounds_from``, ``influence_phase``, ``influence_turns``,
-``take_influence_turn``, ``choose_influence_turn``; ``rollout_copy``: the same code with its own
-dispatcher and cache entry, calling the other copies), and in the copy of
-``choose_influence_turn`` the search bot's branch is the greedy. Everything below those five
-(phases, rules, greedy decisions) is shared: compiled once, for the one state type.
+The rollout therefore plays *rollout copies* of the game-loop functions on the path from the
+chunk kernel to that dispatcher (``influence_phase``, ``influence_turns``, ``take_influence_turn``,
+``choose_influence_turn``; ``rollout_copy``: the same code with its own dispatcher and cache
+entry, calling the other copies), and in the copy of ``choose_influence_turn`` the search bot's
+branch is the greedy. The round loop above them (``play_rounds_from``) is not copied: a rollout
+plays its later rounds in ``finish_game`` (``resources_phase``, the copy of ``influence_phase``,
+``finish_round``, none of which is compiling when the search is), so that it can stop after any
+round. Everything below (phases, rules, greedy decisions) is shared: compiled once, for the one
+state type.
 
 Why copies and not only a second state type (as sim/heads_of_state does with its rollout
 context): the search is compiled while the real game loop is still compiling, and numba compiles
@@ -76,16 +111,25 @@ from sim.louis_xiv import constants as C
 from sim.louis_xiv import results as R
 from sim.louis_xiv.data import GOLD_CARDS_USED, ROUNDS
 from sim.louis_xiv.decisions import MOVE_CAPACITY, MOVE_WIDTH, OPTION_CAPACITY, OPTION_WIDTH
-from sim.louis_xiv import influence, kernel as game_loop
-from sim.louis_xiv.influence import apply_move, end_of_phase_placement, return_cards_and_reshuffle
+from sim.louis_xiv import influence
+from sim.louis_xiv.data import IMAGINARY_PLACEMENT
+from sim.louis_xiv.influence import (apply_move, end_of_phase_placement, imaginary_player_placement,
+                                     return_cards_and_reshuffle)
 from sim.louis_xiv.kernel import finish_round
+from sim.louis_xiv.resources import resources_phase
 from sim.louis_xiv.scoring import end_of_game
-from sim.louis_xiv.state import (INFLUENCE_POSITION, INTRIGUE_COUNT, INTRIGUE_HEAD, MAX_MISSIONS, N_PLAYERS,
-                                 ROUND, START_SEAT, TRACE_ON, copy_state, hand_size, seat_order)
+from sim.louis_xiv.state import (IMAGINARY_ACTIVE, INFLUENCE_POSITION, INTRIGUE_COUNT, INTRIGUE_HEAD, MAX_MISSIONS,
+                                 N_PLAYERS, ROUND, START_SEAT, TRACE_ON, copy_state, hand_size,
+                                 provisional_score, seat_order)
 from sim.louis_xiv.turn_options import list_turn_options
 import strategies.louis_xiv.decide as decide
-from strategies.louis_xiv.decide import prepare_influence_phase, score_listed_turns
-from strategies.louis_xiv.parameters import GREEDY, MAX_CANDIDATES, ROLLOUTS
+from strategies.louis_xiv.decide import needed_tokens, prepare_influence_phase, score_listed_turns, token_value_given
+from strategies.louis_xiv.parameters import (GREEDY, HALVING, HELD_WEIGHT, MAX_CANDIDATES, ROLLOUT_ROUNDS, ROLLOUTS,
+                                             SEARCH_MARGIN, STOP_VALUE_COURTIER_MARKER, STOP_VALUE_CROWN,
+                                             STOP_VALUE_GOLD, STOP_VALUE_INFLUENCE_CARD, STOP_VALUE_INTRIGUE_CARD,
+                                             STOP_VALUE_MISSION_ABILITY, STOP_VALUE_OWN_MARKER, STOP_VALUE_TOKEN,
+                                             VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD, VALUE_INTRIGUE_CARD,
+                                             VALUE_MARKER)
 
 search_kernel = njit(cache=True, _nrt=True)
 
@@ -106,14 +150,13 @@ def rollout_copy(dispatcher, **replaced):
 
 
 # the game-loop functions that can be compiling when the search is compiled (the path from the
-# chunk kernel down to the influence-turn dispatcher), as rollout copies calling one another
+# round loop down to the influence-turn dispatcher), as rollout copies calling one another
 rollout_choose_influence_turn = rollout_copy(decide.choose_influence_turn,
                                              search_or_greedy=decide.greedy_influence_turn)
 rollout_take_influence_turn = rollout_copy(influence.take_influence_turn,
                                            choose_influence_turn=rollout_choose_influence_turn)
 rollout_influence_turns = rollout_copy(influence.influence_turns, take_influence_turn=rollout_take_influence_turn)
 rollout_influence_phase = rollout_copy(influence.influence_phase, influence_turns=rollout_influence_turns)
-rollout_play_rounds_from = rollout_copy(game_loop.play_rounds_from, influence_phase=rollout_influence_phase)
 N_COURTIER_COLUMNS = len(R.COURTIER_COLUMNS)
 
 
@@ -125,10 +168,11 @@ def search_influence_turn(state, data, rules, player, moves, params):
         return 0
     scores = np.empty(n_moves)
     score_listed_turns(state, data, player, moves, n_moves, params, scores)
-    rows = best_rows(scores, n_moves, int(params[MAX_CANDIDATES]))
+    ranked = best_rows(scores, n_moves, int(params[MAX_CANDIDATES]))
+    rows = ranked[:close_candidates(scores, ranked, params[SEARCH_MARGIN])]
     rollouts = int(params[ROLLOUTS])
     if rows.shape[0] == 1 or rollouts < 1:
-        return rows[0]
+        return rows[0]   # a clear greedy favourite: no rollout, no draw
     base = next_u64(state.streams, C.SOURCE_SEARCH + player)
     sim = new_rollout_state(state)
     family = np.full(C.MAX_PLAYERS, GREEDY, np.int64)
@@ -144,10 +188,32 @@ def search_influence_turn(state, data, rules, player, moves, params):
     pool = np.empty(size, np.int64)
     counts = np.empty(size, np.int64)
     totals = np.zeros(rows.shape[0])
+    alive = np.ones(rows.shape[0], np.bool_)
     position = (player - state.game[START_SEAT]) % state.game[N_PLAYERS]
-    run_rollouts(state, data, rules, sim, player, position, moves, rows, base, rollouts, family, table,
-                 rollout_moves, rollout_options, courtier_rows, final, pool, counts, totals)
+    last_round = rollout_last_round(state.game[ROUND], data.numbers[ROUNDS], int(params[ROLLOUT_ROUNDS]))
+    run_rollouts(state, data, rules, sim, player, position, moves, rows, base, rollouts, int(params[HALVING]),
+                 last_round, family, table, rollout_moves, rollout_options, courtier_rows, final, pool, counts,
+                 totals, alive)
     return rows[np.argmax(totals)]   # the first of equal totals, as the greedy's order has it
+
+
+@game_kernel
+def close_candidates(scores, ranked, margin):
+    """How many of the ``ranked`` turns (best first) score within ``margin`` of the best: the
+    candidates worth a search (1: a clear favourite)."""
+    count = 1
+    while count < ranked.shape[0] and scores[ranked[count]] >= scores[ranked[0]] - margin:
+        count += 1
+    return count
+
+
+@game_kernel
+def rollout_last_round(round_number, n_rounds, rollout_rounds):
+    """The last round a rollout plays: ``rollout_rounds`` rounds counting the current one, or the
+    last round of the game (``rollout_rounds`` 0, or the game ends sooner)."""
+    if rollout_rounds <= 0:
+        return n_rounds
+    return min(n_rounds, round_number + rollout_rounds - 1)
 
 
 @search_kernel
@@ -191,46 +257,86 @@ def copy_into_rollout(sim, state):
 
 
 @game_kernel
-def run_rollouts(state, data, rules, sim, player, position, moves, rows, base, rollouts, family, table,
-                 rollout_moves, rollout_options, courtier_rows, final, pool, counts, totals):
-    """totals[c] = the sum of candidate c's score margins over ``rollouts`` rollouts."""
-    for k in range(rollouts):
-        for candidate in range(rows.shape[0]):
-            totals[candidate] += rollout(state, data, rules, sim, player, position, moves[rows[candidate]],
-                                         base, k, family, table, rollout_moves, rollout_options, courtier_rows,
-                                         final, pool, counts)
+def run_rollouts(state, data, rules, sim, player, position, moves, rows, base, rollouts, halving, last_round,
+                 family, table, rollout_moves, rollout_options, courtier_rows, final, pool, counts, totals, alive):
+    """totals[c] = the sum of candidate c's margins over its rollouts. Without ``halving`` every
+    candidate has ``rollouts``; with it, batches of ``rollouts`` per candidate still in, the worse
+    half dropped after each, until one is left (the dropped ones' totals become -inf). Rollout k
+    is the same imagined future for every candidate (common random numbers)."""
+    n_alive = rows.shape[0]
+    k = 0
+    while True:
+        for _ in range(rollouts):
+            for candidate in range(rows.shape[0]):
+                if alive[candidate]:
+                    totals[candidate] += rollout(state, data, rules, sim, player, position, moves[rows[candidate]],
+                                                 base, k, last_round, family, table, rollout_moves, rollout_options,
+                                                 courtier_rows, final, pool, counts)
+            k += 1
+        if halving == 0 or n_alive <= 1:
+            break
+        kept = (n_alive + 1) // 2
+        drop_worst(totals, alive, n_alive - kept)
+        n_alive = kept
+        if n_alive == 1:
+            break
+    for candidate in range(rows.shape[0]):
+        if not alive[candidate]:
+            totals[candidate] = -np.inf
+
+
+@game_kernel
+def drop_worst(totals, alive, count):
+    """Drop the ``count`` candidates still in with the lowest totals (all have had the same
+    rollouts); of equal totals the later one, which the greedy ranks lower."""
+    for _ in range(count):
+        worst = -1
+        for candidate in range(totals.shape[0]):
+            if alive[candidate] and (worst < 0 or totals[candidate] <= totals[worst]):
+                worst = candidate
+        alive[worst] = False
 
 
 @inline_game_kernel  # inlined: one compiled module less that links the whole game loop
-def rollout(state, data, rules, sim, player, position, move, base, k, family, table, moves, options,
+def rollout(state, data, rules, sim, player, position, move, base, k, last_round, family, table, moves, options,
             courtier_rows, final, pool, counts):
-    """Play ``move`` on a determinized copy ``sim`` of ``state``, then the game to its end with the
-    greedy in every seat; returns the player's score margin."""
+    """Play ``move`` on a determinized copy ``sim`` of ``state``, then the game to the end of
+    ``last_round`` with the greedy in every seat; returns the player's margin: of the final
+    scores at the end of the game, of ``position_value`` before it."""
     copy_into_rollout(sim, state)
     rekey_streams(sim, base, k)
     redeal_hidden(sim, data, player, pool, counts)
     prepare_influence_phase(sim, data, family, table)
     apply_move(sim, data, player, move, GREEDY, table[player])
-    finish_game(sim, data, rules, family, table, moves, options, courtier_rows, position)
-    end_of_game(sim, data, rules, final)
-    return score_margin(final, sim.game[N_PLAYERS], player)
+    finish_game(sim, data, rules, family, table, moves, options, courtier_rows, position, last_round)
+    if last_round >= data.numbers[ROUNDS]:
+        end_of_game(sim, data, rules, final)
+        return score_margin(final, sim.game[N_PLAYERS], player)
+    return position_margin(sim, data, player, table[player])
 
 
 @inline_game_kernel
-def finish_game(sim, data, rules, family, table, moves, options, courtier_rows, position):
+def finish_game(sim, data, rules, family, table, moves, options, courtier_rows, position, last_round):
     """The game from just after the influence turn of the seat at ``position`` (this pass of
-    §4.2 step 2) to its end: the rest of the pass, the further passes (influence_turns), the
-    end of the phase, the rest of the round and the later rounds."""
+    §4.2 step 2) to the end of round ``last_round``: the rest of the pass, the further passes
+    (influence_turns), the end of the phase, the rest of the round and the later rounds."""
     for later in range(position + 1, sim.game[N_PLAYERS]):
         seat = seat_order(sim, later)
         if hand_size(sim, seat) >= 2:
             rollout_take_influence_turn(sim, data, rules, seat, family[seat], table[seat], moves)
     rollout_influence_turns(sim, data, rules, family, table, moves)
     end_of_phase_placement(sim, data, family, table)
+    if sim.game[IMAGINARY_ACTIVE] != 0 and data.numbers[IMAGINARY_PLACEMENT] != 0:
+        imaginary_player_placement(sim, data)   # a variant's imaginary player places at the phase's end
     return_cards_and_reshuffle(sim, data)
     round_number = sim.game[ROUND]
-    finish_round(sim, data, rules, family, table, options, courtier_rows, 0, round_number)
-    rollout_play_rounds_from(sim, data, rules, family, table, moves, options, courtier_rows, 0, round_number + 1)
+    row = finish_round(sim, data, rules, family, table, options, courtier_rows, 0, round_number)
+    # the later rounds, as the game loop (kernel.play_rounds_from) plays them
+    for later_round in range(round_number + 1, last_round + 1):
+        sim.game[ROUND] = later_round
+        resources_phase(sim, data, rules, family, table)
+        rollout_influence_phase(sim, data, rules, family, table, moves)
+        row += finish_round(sim, data, rules, family, table, options, courtier_rows, row, later_round)
 
 
 @game_kernel
@@ -240,6 +346,62 @@ def score_margin(final, n_players, player):
         if other != player and final[other] > best_other:
             best_other = final[other]
     return float(final[player] - best_other)
+
+
+@game_kernel
+def position_margin(state, data, player, params):
+    """The player's ``position_value`` minus the best opponent's (all valued with the searching
+    bot's parameters: its model of the table)."""
+    best_other = -np.inf
+    for other in range(state.game[N_PLAYERS]):
+        if other != player:
+            best_other = max(best_other, position_value(state, data, other, params))
+    return position_value(state, data, player, params) - best_other
+
+
+@game_kernel
+def position_value(state, data, player, params):
+    """What a rollout that stops before the end of the game counts for a player (module
+    docstring): his standing, plus the stop values of what he holds, plus ``held_weight`` times
+    the greedy's valuation of it."""
+    return (provisional_score(state, data, player) + stop_valuation(state, data, player, params)
+            + params[HELD_WEIGHT] * greedy_valuation(state, data, player, params))
+
+
+@game_kernel
+def stop_valuation(state, data, player, params):
+    """The ``stop_value_*`` parameters times what the player holds: markers in his own supply (a
+    marker in the general supply counts 0) and on courtiers, gold, intrigue and influence cards,
+    crowns, other tokens, and each played mission card's ability for every round still to play."""
+    value = state.own_supply[player] * params[STOP_VALUE_OWN_MARKER]
+    value += state.markers[:, player].sum() * params[STOP_VALUE_COURTIER_MARKER]
+    value += state.gold[player] * params[STOP_VALUE_GOLD]
+    value += state.intrigue_hand[player].sum() * params[STOP_VALUE_INTRIGUE_CARD]
+    value += state.influence_hand[player].sum() * params[STOP_VALUE_INFLUENCE_CARD]
+    crowns = state.tokens[player, C.CROWN]
+    value += crowns * params[STOP_VALUE_CROWN]
+    value += (state.tokens[player].sum() - crowns) * params[STOP_VALUE_TOKEN]
+    rounds_left = data.numbers[ROUNDS] - state.game[ROUND]
+    value += state.mission_played[player].sum() * rounds_left * params[STOP_VALUE_MISSION_ABILITY]
+    return value
+
+
+@game_kernel
+def greedy_valuation(state, data, player, params):
+    """The greedy's valuation of what the player holds: his tokens (a token a mission card in his
+    hand needs counts more), gold, intrigue and influence cards, markers on courtiers (a coat
+    each) and markers in his own supply."""
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    held = 0.0
+    for kind in range(C.N_TOKENS):
+        held += state.tokens[player, kind] * token_value_given(kind, needed, params)
+    held += state.gold[player] * params[VALUE_GOLD]
+    held += state.intrigue_hand[player].sum() * params[VALUE_INTRIGUE_CARD]
+    held += state.influence_hand[player].sum() * params[VALUE_INFLUENCE_CARD]
+    held += state.markers[:, player].sum() * params[VALUE_COAT]
+    held += state.own_supply[player] * params[VALUE_MARKER]
+    return held
 
 
 @game_kernel

@@ -1,5 +1,7 @@
 """The search bot (family ``search``, strategies/louis_xiv/search.py): seeded and chunking-independent,
-blind to what its seat cannot see (rules Q21), and clearly stronger than greedy and random."""
+blind to what its seat cannot see (rules Q21), clearly stronger than greedy and random; its budget
+parameters (which decisions are searched, how far rollouts play and how they are scored, successive
+halving), and the pre-issue-13 search kept as the bot file search_classic."""
 import numpy as np
 import pytest
 
@@ -7,11 +9,16 @@ from sim.louis_xiv import constants as C
 from sim.louis_xiv.decisions import new_move_buffer
 from sim.louis_xiv.engine import ENGINE, bot_arrays
 from sim.louis_xiv.resources import resources_phase
-from strategies.louis_xiv.search import copy_into_rollout, new_rollout_state, redeal_hidden, search_influence_turn
+from strategies.bots import resolve_bots
+from strategies.louis_xiv import resolve_bot
+from strategies.louis_xiv.search import (close_candidates, copy_into_rollout, drop_worst, new_rollout_state,
+                                         position_margin, position_value, redeal_hidden, rollout_last_round,
+                                         search_influence_turn)
 from sim.louis_xiv.setup import setup_game
 from sim.louis_xiv.state import (INFLUENCE_POSITION, INTRIGUE_COUNT, INTRIGUE_HEAD, ROUND, copy_state,
                                  new_state)
-from strategies.louis_xiv.decide import prepare_influence_phase
+from sim.louis_xiv.turn_options import list_turn_options
+from strategies.louis_xiv.decide import needed_tokens, prepare_influence_phase, score_listed_turns
 from strategies.louis_xiv.parameters import FAMILY_PARAMETERS, SEARCH
 
 
@@ -204,3 +211,127 @@ def test_search_beats_random_clearly():
     rate = win_rate("random", 15, 2025)   # 45 games; fair share 1/3
     print(f"search vs random vs random: search win rate {rate:.3f} over 45 games")
     assert rate > 0.8
+
+
+# --- the search budget: which decisions are searched, how far and how often rollouts play ----------
+
+def search_vector(params, **overrides):
+    """The search bot's vector with ``overrides``, padded like the kernels' parameter rows."""
+    vector = params.copy()
+    bot = resolve_bot("search", overrides)
+    vector[:len(bot.params)] = bot.params
+    return vector
+
+
+def greedy_ranking(state, data, rules, player, params):
+    moves = new_move_buffer()
+    n_moves = list_turn_options(state, data, rules, player, moves)
+    scores = np.empty(n_moves)
+    score_listed_turns(state, data, player, moves, n_moves, params, scores)
+    return moves, scores
+
+
+def search_draws(state, player):
+    """How many numbers the seat's search stream has given (one per searched decision)."""
+    return int(state.streams[C.SOURCE_SEARCH + player, 1])
+
+
+def test_a_decision_with_a_clear_greedy_favourite_is_not_searched():
+    setup, state, _, params = mid_influence_state(3, 1)
+    data, rules = setup.data, setup.rules
+    moves, scores = greedy_ranking(state, data, rules, 0, params[0])
+    best, second = np.sort(scores)[::-1][:2]
+    assert best > second                     # a favourite, by some margin
+    clear = search_vector(params[0], search_margin=(best - second) / 2)
+    before = search_draws(state, 0)
+    chosen = search_influence_turn(state, data, rules, 0, new_move_buffer(), clear)
+    assert chosen == int(np.argmax(scores))  # the greedy's favourite, played at once
+    assert search_draws(state, 0) == before  # no rollout, no draw from the search stream
+
+
+def test_a_decision_with_close_candidates_is_searched():
+    setup, state, _, params = mid_influence_state(3, 1)
+    data, rules = setup.data, setup.rules
+    _, scores = greedy_ranking(state, data, rules, 0, params[0])
+    best, second = np.sort(scores)[::-1][:2]
+    close = search_vector(params[0], search_margin=(best - second) + 0.01, rollouts=1, rollout_rounds=1)
+    before = search_draws(state, 0)
+    search_influence_turn(state, data, rules, 0, new_move_buffer(), close)
+    assert search_draws(state, 0) == before + 1   # one draw keys all the decision's rollouts
+
+
+def test_candidates_are_the_turns_within_the_margin_of_the_greedy_best():
+    scores = np.array([1.0, 5.0, 4.5, 2.0, 4.0, 5.0])
+    ranked = np.array([1, 5, 2, 4, 3])        # best first (best_rows order)
+    assert close_candidates(scores, ranked, 0.0) == 2      # the equal best only
+    assert close_candidates(scores, ranked, 0.5) == 3
+    assert close_candidates(scores, ranked, 1.0) == 4
+    assert close_candidates(scores, ranked, 1000.0) == 5   # capped by max_candidates (the ranked rows)
+
+
+@pytest.mark.parametrize("round_number,rollout_rounds,last", [(1, 0, 4), (3, 0, 4), (1, 1, 1), (2, 2, 3),
+                                                              (3, 3, 4), (4, 1, 4)])
+def test_a_rollout_plays_its_rounds_then_stops(round_number, rollout_rounds, last):
+    assert rollout_last_round(round_number, 4, rollout_rounds) == last
+
+
+def test_a_stopped_rollout_scores_the_standing_plus_the_worth_of_what_is_held():
+    setup, state, _, params = mid_influence_state(3, 4)
+    data = setup.data
+    vector = search_vector(params[0], held_weight=0.5)
+    p = {parameter.name: vector[index] for index, parameter in enumerate(FAMILY_PARAMETERS["search"])}
+    state.tokens[1, :] = 0
+    state.tokens[1, C.CROWN] = 1
+    state.tokens[1, C.CROWN + 1] = 2
+    state.gold[1] = 7
+    state.game[ROUND] = 2
+    state.mission_played[1, :3] = 1
+    needed = np.zeros(C.N_TOKENS, np.int64)
+    needed_tokens(state, data, 1, needed)
+    greedy_tokens = p["value_crown"] + 2 * (p["value_token"] + needed[C.CROWN + 1] * p["value_needed_token"])
+    intrigue, influence = state.intrigue_hand[1].sum(), state.influence_hand[1].sum()
+    on_courtiers, own = state.markers[:, 1].sum(), state.own_supply[1]
+    greedy = (greedy_tokens + 7 * p["value_gold"] + intrigue * p["value_intrigue_card"]
+              + influence * p["value_influence_card"] + on_courtiers * p["value_coat"] + own * p["value_marker"])
+    stop = (own * p["stop_value_own_marker"] + on_courtiers * p["stop_value_courtier_marker"] + 7 * p["stop_value_gold"]
+            + intrigue * p["stop_value_intrigue_card"] + influence * p["stop_value_influence_card"]
+            + p["stop_value_crown"] + 2 * p["stop_value_token"]
+            + 3 * (4 - 2) * p["stop_value_mission_ability"])          # 3 played missions, rounds 3 and 4 to play
+    standing = state.coats[1].sum() + 5 * 3
+    assert position_value(state, data, 1, vector) == pytest.approx(standing + stop + 0.5 * greedy)
+    values = [position_value(state, data, seat, vector) for seat in range(3)]
+    assert position_margin(state, data, 0, vector) == pytest.approx(values[0] - max(values[1:]))
+
+
+def test_halving_drops_the_worse_half_and_the_later_of_equals():
+    totals = np.array([3.0, -1.0, 2.0, -1.0, 5.0, 0.0])
+    alive = np.ones(6, np.bool_)
+    drop_worst(totals, alive, 3)
+    np.testing.assert_array_equal(alive, [True, False, True, False, True, False])
+    alive[:] = True
+    drop_worst(np.array([1.0, 1.0, 1.0]), alive[:3], 1)
+    np.testing.assert_array_equal(alive[:3], [True, True, False])
+
+
+@pytest.mark.parametrize("overrides", [dict(halving=1, rollouts=2, rollout_rounds=1),
+                                       dict(rollouts=2, max_candidates=3, rollout_rounds=2)])
+def test_budget_settings_ignore_what_the_seat_cannot_see(overrides):
+    setup, state, _, params = mid_influence_state(3, 1)
+    data, rules = setup.data, setup.rules
+    vector = search_vector(params[0], **overrides)
+    other = copy_state(state)
+    scramble_hidden(other, data, 0, np.random.default_rng(101))
+    moves, other_moves = new_move_buffer(), new_move_buffer()
+    chosen = search_influence_turn(state, data, rules, 0, moves, vector)
+    assert chosen == search_influence_turn(other, data, rules, 0, other_moves, vector)
+    np.testing.assert_array_equal(moves[chosen], other_moves[chosen])
+
+
+def test_search_classic_is_the_search_before_issue_13():
+    """configs/bots/louis_xiv/search_classic.yaml: every decision searched, 6 candidates x 8
+    rollouts each, to the end of the game, no halving."""
+    classic = resolve_bots("louis-xiv", ["search_classic"])[0]
+    values = dict(zip(classic.parameter_names, classic.params))
+    assert classic.family == SEARCH
+    assert (values["rollouts"], values["max_candidates"], values["search_margin"], values["rollout_rounds"],
+            values["halving"]) == (8, 6, 1000, 0, 0)
