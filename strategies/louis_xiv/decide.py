@@ -24,13 +24,13 @@ from sim.core.random_streams import below, draw_uniforms, pick_by_counts, shuffl
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.components import list_card_payments
 from sim.louis_xiv.data import (LB_SKIP_COST, LB_TOKENSWAP_COST, RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT,
-                                RETRIEVE_JOKER_COUNT)
+                                RETRIEVE_JOKER_COUNT, ROUNDS)
 from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, INCOME_TWO_MARKERS,
                                      INTRIGUE_NONE, INTRIGUE_ONE_FROM_GENERAL, INTRIGUE_ONE_FROM_OWN,
                                      INTRIGUE_TWO_FROM_OWN, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH,
                                      OPTION_PAY_1, ORDER_BITS, PLACE, PLACE_FOUR, PURPOSE_CONDE,
                                      PURPOSE_END_PLACEMENT, RETRIEVE, RETRIEVE_FOUR, SKIP, pack_order)
-from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, TRACE_ON
+from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, ROUND, TRACE_ON
 from sim.louis_xiv.turn_options import best_turn_option, list_turn_options
 from strategies.louis_xiv.parameters import (ALWAYS_PLACE, BRIBE_WILLINGNESS, CARD_FOR_MARKER_SHIFT, CARD_SWAP_SCORE,
                                              CHANCE_LEAD, CHANCE_LEAD_STEP, CHANCE_TIE, DECK_LIGHT, DECK_REACH,
@@ -722,13 +722,15 @@ def choose_mission_deck(state, data, player, family, params):
                 if pick == 0:
                     return colour
                 pick -= 1
+    # a colour's preference is what a card of it is worth; with deck_reach, times the chance to
+    # complete the card drawn (deck_payability), blended in by deck_reach (0: fixed, 1: full)
     reach = params[DECK_REACH]
     best = -1
     best_weight = -1.0
     for colour in range(C.N_MISSION_COLOURS):
         weight = params[DECK_LIGHT + colour]
         if reach > 0.0:
-            weight += reach * deck_payability(state, data, player, colour)
+            weight *= 1.0 - reach + reach * deck_payability(state, data, player, colour)
         if state.mission_deck_count[colour] > 0 and weight > best_weight:
             best_weight = weight
             best = colour
@@ -738,10 +740,12 @@ def choose_mission_deck(state, data, player, family, params):
 @game_kernel
 def deck_payability(state, data, player, colour):
     """How payable the cards of one mission colour the player has not seen are, with his tokens:
-    the mean over those cards of 1 (payable now), 1/2 (one token short) or 1/4 (two short).
-    Unseen: neither in his hand nor played by anyone (public, Q21); the deck holds some of them,
-    the opponents' hands the others."""
+    the mean over those cards of 1 (payable now), 1/2 (one token short) or 1/4 (two short:
+    tokens still to collect), or in the last round only the cards payable now (no tokens come
+    after it). Unseen: neither in his hand nor played by anyone (public, Q21); the deck holds
+    some of them, the opponents' hands the others."""
     mission_colour = data.mission_colour
+    short_credit = 0.0 if state.game[ROUND] >= data.numbers[ROUNDS] else 0.5
     total = 0.0
     n_unseen = 0
     for card in range(mission_colour.shape[0]):
@@ -753,7 +757,8 @@ def deck_payability(state, data, player, colour):
         if played:
             continue
         n_unseen += 1
-        total += 0.5 ** tokens_short(state.tokens[player], data.mission_cost[card])
+        short = tokens_short(state.tokens[player], data.mission_cost[card])
+        total += 1.0 if short == 0 else short_credit ** short
     return total / n_unseen if n_unseen > 0 else 0.0
 
 

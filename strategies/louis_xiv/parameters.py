@@ -36,9 +36,11 @@ PARAMETERS = (
     Parameter("value_second_needed_token", 0.0, 0, 20,
               "extra value of a second token of a kind a dark-blue card in hand needs twice, when the player "
               "holds one"),
-    Parameter("deck_reach", 0.0, 0, 20,
-              "weight, in the mission-deck choice, of how payable a deck's unseen cards are with the tokens held "
-              "(1 per payable card, 1/2 per token short, averaged over the deck's cards not seen)"),
+    Parameter("deck_reach", 0.0, 0, 1,
+              "how far the mission-deck choice weighs each deck's preference by the chance to complete a card "
+              "drawn from it: preference x (1 - deck_reach + deck_reach x payability), payability the mean over "
+              "the colour's unseen cards of 1 if the tokens held pay it, 1/2 per token short (0 in the last "
+              "round)"),
     Parameter("place_four_cost", 1.0, 0, 20, "what spending the once-per-phase DB-PLACE4 costs a turn's score"),
     Parameter("card_swap_score", 0.2, -20, 20, "the worth of a B-CARDSWAP turn"),
     Parameter("skip_score", 0.5, -20, 20, "the worth of an LB-SKIP turn before its gold (value_gold per gold)"),
