@@ -23,19 +23,25 @@ from sim.core.kernels import inline_game_kernel, game_kernel
 from sim.core.random_streams import below, draw_uniforms, pick_by_counts, shuffle
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.components import list_card_payments
-from sim.louis_xiv.data import (LB_SKIP_COST, RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT,
-                                RETRIEVE_JOKER_COUNT)
+from sim.louis_xiv.data import (LB_SKIP_COST, LB_TOKENSWAP_COST, RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT,
+                                RETRIEVE_JOKER_COUNT, ROUNDS)
 from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, INCOME_TWO_MARKERS,
                                      INTRIGUE_NONE, INTRIGUE_ONE_FROM_GENERAL, INTRIGUE_ONE_FROM_OWN,
                                      INTRIGUE_TWO_FROM_OWN, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH,
-                                     OPTION_PAY_1, ORDER_BITS, PLACE, PLACE_FOUR, PURPOSE_CONDE, RETRIEVE,
-                                     RETRIEVE_FOUR, SKIP, pack_order)
-from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, TRACE_ON
+                                     OPTION_PAY_1, ORDER_BITS, PLACE, PLACE_FOUR, PURPOSE_CONDE,
+                                     PURPOSE_END_PLACEMENT, RETRIEVE, RETRIEVE_FOUR, SKIP, pack_order)
+from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, ROUND, TRACE_ON
 from sim.louis_xiv.turn_options import best_turn_option, list_turn_options
-from strategies.louis_xiv.parameters import (BRIBE_WILLINGNESS, CHANCE_LEAD, CHANCE_LEAD_STEP, CHANCE_TIE,
-                                             DECK_LIGHT, GREEDY, LOUIS_AGGRESSION, NOISE, RANDOM, RETRIEVE_BELOW,
-                                             SEARCH, VALUE_COAT, VALUE_CROWN, VALUE_GOLD, VALUE_INFLUENCE_CARD,
-                                             VALUE_INTRIGUE_CARD, VALUE_MARKER, VALUE_NEEDED_TOKEN, VALUE_TOKEN)
+from strategies.louis_xiv.parameters import (ALWAYS_PLACE, BRIBE_WILLINGNESS, CARD_FOR_MARKER_SHIFT, CARD_SWAP_SCORE,
+                                             CHANCE_LEAD, CHANCE_LEAD_STEP, CHANCE_TIE, DECK_LIGHT, DECK_REACH,
+                                             END_PLACE_MIN_GAIN, GREEDY, INTRIGUE_DRAW_BELOW, INTRIGUE_KEEP_SHIFT,
+                                             LB_MARKER_BELOW, LOUIS_AGGRESSION, MAINTENON_MARKERS, MARKERS3_TARGET,
+                                             MISSION_SWAP_MODE, NOISE, ONCE_FIRST_SHIFT, PLACE_FOUR_COST, RANDOM,
+                                             RETRIEVE_BELOW, RETRIEVE_HIGH_FACTOR, RETRIEVE_LOW_FACTOR, SEARCH,
+                                             SKIP_SCORE, START_PLACE_MIN_GAIN, TOKEN_SWAP_ANY, TOKEN_SWAP_RESERVE,
+                                             VALUE_COAT, VALUE_CROWN, VALUE_GOLD, VALUE_INFLUENCE_CARD,
+                                             VALUE_INTRIGUE_CARD, VALUE_MARKER, VALUE_NEEDED_TOKEN,
+                                             VALUE_SECOND_NEEDED_TOKEN, VALUE_TOKEN)
 
 
 @inline_game_kernel
@@ -48,27 +54,46 @@ def bot_rng_source(player):
 # worth (greedy)
 # ---------------------------------------------------------------------------------------------
 
+FIRST_NEEDED = 1    # needed_tokens: a card in hand names the kind and the player holds none
+SECOND_NEEDED = 2   # ... a dark-blue card in hand names it twice and the player holds one
+
+
 @game_kernel
 def needed_tokens(state, data, player, needed):
-    """needed[kind] = 1 if a mission card in hand names that token and the player has none."""
+    """needed[kind] = FIRST_NEEDED if a mission card in hand names that token and the player has
+    none, SECOND_NEEDED if a card in hand needs two of it (dark blue, §1.5) and he holds one."""
     hand = state.mission_hand[player]
     names_tokens = data.mission_names_tokens
-    # bit k of ``named``: a card in hand names token kind k; or-ed without branches over all
-    # cards (the loop vectorises)
+    mission_cost = data.mission_cost
+    # bit k of ``named``: a card in hand names token kind k; of ``twice``: names it twice; or-ed
+    # without branches over all cards (the loop vectorises)
     named = 0
+    twice = 0
     for card in range(names_tokens.shape[0]):
         named |= names_tokens[card] * hand[card]
+        twice |= names_tokens[card] * hand[card] if mission_cost[card, 0] == mission_cost[card, 1] else 0
     tokens = state.tokens
     needed[0] = 0
     for kind in range(1, C.N_TOKENS):
-        needed[kind] = (named >> kind) & 1 if tokens[player, kind] == 0 else 0
+        held = tokens[player, kind]
+        first = (named >> kind) & 1 if held == 0 else 0
+        second = SECOND_NEEDED * ((twice >> kind) & 1) if held == 1 else 0
+        needed[kind] = first + second
+
+
+@inline_game_kernel
+def needed_token_bonus(need, value_needed_token, value_second_needed_token):
+    """The extra worth of a token its missions need (``needed_tokens``' code ``need``)."""
+    second = value_second_needed_token if need == SECOND_NEEDED else 0.0
+    return value_needed_token if need == FIRST_NEEDED else second
 
 
 @inline_game_kernel
 def token_value_given(kind, needed, params):
     if kind == C.CROWN:
         return params[VALUE_CROWN]
-    return params[VALUE_TOKEN] + needed[kind] * params[VALUE_NEEDED_TOKEN]
+    return params[VALUE_TOKEN] + needed_token_bonus(needed[kind], params[VALUE_NEEDED_TOKEN],
+                                                    params[VALUE_SECOND_NEEDED_TOKEN])
 
 
 @inline_game_kernel
@@ -102,6 +127,7 @@ def fill_gift_values(data, needed, params, values):
     value_crown = params[VALUE_CROWN]
     value_token = params[VALUE_TOKEN]
     value_needed_token = params[VALUE_NEEDED_TOKEN]
+    value_second_needed_token = params[VALUE_SECOND_NEEDED_TOKEN]
     value_coat = params[VALUE_COAT]
     value_gold = params[VALUE_GOLD]
     value_influence_card = params[VALUE_INFLUENCE_CARD]
@@ -113,7 +139,7 @@ def fill_gift_values(data, needed, params, values):
         if kind == C.CROWN:
             value += value_crown
         elif kind >= 0:
-            value += value_token + needed[kind] * value_needed_token
+            value += value_token + needed_token_bonus(needed[kind], value_needed_token, value_second_needed_token)
         value += gift_coats[courtier] * value_coat
         value += gift_gold[courtier] * value_gold
         value += gift_influence_cards[courtier] * value_influence_card
@@ -288,10 +314,6 @@ def phase_influence_gains(state, data, player, params):
 # Decision points
 # ---------------------------------------------------------------------------------------------
 
-PLACE_FOUR_COST = 1.0   # greedy: what spending the once-per-phase DB-PLACE4 costs a turn's score
-CARD_SWAP_SCORE = 0.2   # greedy: the worth of a B-CARDSWAP turn
-
-
 @game_kernel
 def choose_influence_turn(state, data, rules, player, moves, family, params):
     """§4.2 step 2: which influence turn; returns its row in ``moves``. The random bot lists the
@@ -320,7 +342,7 @@ def greedy_influence_turn(state, data, rules, player, moves, params):
     retrieve_worth = influence_retrieve_worth(state, player, params)
     # the whole gains table (contiguous): no placement is longer than the columns filled
     best_turn_option(state, data, rules, player, moves, state.scratch_gains, retrieve_worth,
-                     -PLACE_FOUR_COST, influence_skip_score(data, params), CARD_SWAP_SCORE)
+                     -params[PLACE_FOUR_COST], influence_skip_score(data, params), params[CARD_SWAP_SCORE])
     return 0
 
 
@@ -352,7 +374,7 @@ def listed_turn_score(data, moves, index, gains, general, retrieve_worth, params
         for step in range(moves[index, MOVE_LENGTH]):
             score += gains[moves[index, MOVE_PATH + 2 * step], moves[index, MOVE_PATH + 2 * step + 1]]
         if kind == PLACE_FOUR:
-            score -= PLACE_FOUR_COST
+            score -= params[PLACE_FOUR_COST]
     elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
         if kind == RETRIEVE_FOUR:
             wanted = data.numbers[RETRIEVE_FOUR_COUNT]
@@ -362,11 +384,11 @@ def listed_turn_score(data, moves, index, gains, general, retrieve_worth, params
             wanted = data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
         score = min(wanted, general) * retrieve_worth
         if kind == RETRIEVE_FOUR:
-            score -= PLACE_FOUR_COST
+            score -= params[PLACE_FOUR_COST]
     elif kind == SKIP:
         score = influence_skip_score(data, params)
     elif kind == CARD_SWAP:
-        score = CARD_SWAP_SCORE
+        score = params[CARD_SWAP_SCORE]
     return score
 
 
@@ -445,12 +467,13 @@ def add_influence_noise(state, player, params, exact, gains, longest):
 @inline_game_kernel
 def influence_retrieve_worth(state, player, params):
     """Greedy: the worth of each marker a retrieval brings back, more when the own supply is low."""
-    return params[VALUE_MARKER] * (2.0 if state.own_supply[player] <= params[RETRIEVE_BELOW] else 0.5)
+    low = state.own_supply[player] <= params[RETRIEVE_BELOW]
+    return params[VALUE_MARKER] * (params[RETRIEVE_LOW_FACTOR] if low else params[RETRIEVE_HIGH_FACTOR])
 
 
 @inline_game_kernel
 def influence_skip_score(data, params):
-    return 0.5 - data.numbers[LB_SKIP_COST] * params[VALUE_GOLD]
+    return params[SKIP_SCORE] - data.numbers[LB_SKIP_COST] * params[VALUE_GOLD]
 
 
 @game_kernel
@@ -476,10 +499,29 @@ def use_optional_ability(state, data, player, ability, family, params):
     if family == RANDOM:
         return below(state.streams, bot_rng_source(player), 2) == 1
     if ability == C.DB_CARDFORMARKER:
-        return state.own_supply[player] > params[RETRIEVE_BELOW]
+        return state.own_supply[player] > params[RETRIEVE_BELOW] + params[CARD_FOR_MARKER_SHIFT]
     if ability == C.LB_MARKER:
-        return state.general_supply[player] > 0
+        return state.general_supply[player] > 0 and state.own_supply[player] < params[LB_MARKER_BELOW]
+    if ability == C.DB_INTRIGUE:
+        return state.intrigue_hand[player].sum() < params[INTRIGUE_DRAW_BELOW]
+    if params[START_PLACE_MIN_GAIN] > ALWAYS_PLACE:
+        # a start-of-phase placement: only where one more marker is worth enough
+        courtier = start_placement_courtier(state, ability)
+        if courtier >= 0:
+            row = state.scratch_gains[courtier, :2]
+            single_courtier_gains(state, data, player, courtier, params, row)
+            return row[1] >= params[START_PLACE_MIN_GAIN]
     return True
+
+
+@game_kernel
+def start_placement_courtier(state, ability):
+    """The courtier a start-of-phase ability puts its marker on (§4.2 step 1), -1 for others."""
+    for slot in range(len(C.START_PLACEMENT_ABILITIES)):
+        if C.START_PLACEMENT_ABILITIES[slot] == ability:
+            courtier = C.START_PLACEMENT_COURTIER[slot]
+            return state.game[LOUIS_COURTIER] if courtier < 0 else courtier
+    return -1
 
 
 # Resources-step orders (decisions.py packing): the rules file's, and DB-CARDFORMARKER first
@@ -546,7 +588,9 @@ def choose_markers_to_retrieve(state, data, player, maximum, family, params):
     """DB-MARKERS3: how many markers (0..maximum) to move general -> own."""
     if family == RANDOM:
         return below(state.streams, bot_rng_source(player), maximum + 1)
-    return maximum
+    # up to the target own supply (the default target, 16, is never short of ``maximum``)
+    wanted = int(params[MARKERS3_TARGET]) - state.own_supply[player]
+    return max(0, min(maximum, wanted))
 
 
 @game_kernel
@@ -572,7 +616,7 @@ def choose_intrigue(state, data, player, courtier, family, params):
     single_courtier_gains(state, data, player, courtier, params, gains)
     gain_one = gains[1]
     gain_two = gains[2]
-    keep = params[VALUE_COAT]  # an unplayed intrigue card is worth a coat at the end
+    keep = params[VALUE_COAT] + params[INTRIGUE_KEEP_SHIFT]  # an unplayed intrigue card is a coat at the end
     if general > 0 and gain_one + params[VALUE_MARKER] >= gain_two and gain_one > keep:
         return INTRIGUE_ONE_FROM_GENERAL
     if own > 1 and gain_two > keep and gain_two > gain_one:
@@ -587,7 +631,7 @@ def choose_once_first(state, data, player, courtier, family, params):
     """DB-ONCEFIRST: win this tie for most (once per evaluation phase)?"""
     if family == RANDOM:
         return below(state.streams, bot_rng_source(player), 2) == 1
-    return gift_value(state, data, player, courtier, params) > params[VALUE_COAT]
+    return gift_value(state, data, player, courtier, params) > params[VALUE_COAT] + params[ONCE_FIRST_SHIFT]
 
 
 @game_kernel
@@ -607,7 +651,10 @@ def choose_courtier_for_marker(state, data, player, purpose, family, params):
         return below(state.streams, bot_rng_source(player), C.N_COURTIERS + 1) - 1
     gains = state.scratch_gains[:, :2]
     fill_holding_gains(state, data, player, params, gains)
-    return np.argmax(gains[:, 1])
+    best = np.argmax(gains[:, 1])
+    if purpose == PURPOSE_END_PLACEMENT and gains[best, 1] < params[END_PLACE_MIN_GAIN]:
+        return -1   # DB-ENDPLACE is optional (§6)
+    return best
 
 
 @game_kernel
@@ -633,7 +680,7 @@ def choose_maintenon_count(state, data, player, maximum, family, params):
     """Maintenon: how many markers (0..maximum) to put on her named courtier."""
     if family == RANDOM:
         return below(state.streams, bot_rng_source(player), maximum + 1)
-    return maximum
+    return min(maximum, int(params[MAINTENON_MARKERS]))
 
 
 @inline_game_kernel
@@ -675,14 +722,77 @@ def choose_mission_deck(state, data, player, family, params):
                 if pick == 0:
                     return colour
                 pick -= 1
+    # a colour's preference is what a card of it is worth; with deck_reach, times the chance to
+    # complete the card drawn (deck_payability), blended in by deck_reach (0: fixed, 1: full)
+    reach = params[DECK_REACH]
     best = -1
     best_weight = -1.0
     for colour in range(C.N_MISSION_COLOURS):
         weight = params[DECK_LIGHT + colour]
+        if reach > 0.0:
+            weight *= 1.0 - reach + reach * deck_payability(state, data, player, colour)
         if state.mission_deck_count[colour] > 0 and weight > best_weight:
             best_weight = weight
             best = colour
     return best
+
+
+@game_kernel
+def deck_payability(state, data, player, colour):
+    """How payable the cards of one mission colour the player has not seen are, with his tokens:
+    the mean over those cards of 1 (payable now), 1/2 (one token short) or 1/4 (two short:
+    tokens still to collect), or in the last round only the cards payable now (no tokens come
+    after it). Unseen: neither in his hand nor played by anyone (public, Q21); the deck holds
+    some of them, the opponents' hands the others."""
+    mission_colour = data.mission_colour
+    short_credit = 0.0 if state.game[ROUND] >= data.numbers[ROUNDS] else 0.5
+    total = 0.0
+    n_unseen = 0
+    for card in range(mission_colour.shape[0]):
+        if mission_colour[card] != colour or state.mission_hand[player, card] == 1:
+            continue
+        played = False
+        for other in range(state.game[N_PLAYERS]):
+            played = played or state.mission_played[other, card] == 1
+        if played:
+            continue
+        n_unseen += 1
+        short = tokens_short(state.tokens[player], data.mission_cost[card])
+        total += 1.0 if short == 0 else short_credit ** short
+    return total / n_unseen if n_unseen > 0 else 0.0
+
+
+@game_kernel
+def tokens_short(tokens, cost):
+    """How many tokens the player lacks to pay a card costing ``cost`` (§4.5: a crown pays for
+    any token, a "?" takes any token)."""
+    crowns = tokens[C.CROWN]
+    held = 0
+    for kind in range(C.N_TOKENS):
+        held += tokens[kind]
+    short = 0
+    used = 0
+    for slot in range(2):
+        kind = cost[slot]
+        if kind == C.ANY_TOKEN:
+            continue
+        wanted = 2 if slot == 0 and cost[1] == kind else 1
+        if slot == 1 and cost[0] == kind:
+            continue     # the pair was counted at slot 0
+        have = tokens[kind] if kind != C.CROWN else 0
+        covered = min(have, wanted)
+        short += wanted - covered
+        used += covered
+    from_crowns = min(crowns, short)
+    short -= from_crowns
+    used += from_crowns
+    for slot in range(2):
+        if cost[slot] == C.ANY_TOKEN:
+            if held - used > 0:
+                used += 1
+            else:
+                short += 1
+    return short
 
 
 @game_kernel
@@ -693,7 +803,9 @@ def choose_token_swap(state, data, player, family, params):
         if pick == 0 or state.tokens[player, pick] == 0:
             return -1
         return pick
-    # only when it makes a mission card in hand payable that is not payable now
+    if state.gold[player] - data.numbers[LB_TOKENSWAP_COST] < params[TOKEN_SWAP_RESERVE]:
+        return -1
+    # when it makes a mission card in hand payable that is not payable now
     for kind in range(1, C.N_TOKENS):
         if state.tokens[player, kind] == 0:
             continue
@@ -704,7 +816,22 @@ def choose_token_swap(state, data, player, family, params):
         state.tokens[player, C.CROWN] -= 1
         if enabled and not any_payable(state, data, player):
             return kind
+    if params[TOKEN_SWAP_ANY] != 0.0:
+        # or a token no card in hand names: the crown pays for any card drawn later
+        for kind in range(1, C.N_TOKENS):
+            if state.tokens[player, kind] > 0 and not names_token(state, data, player, kind):
+                return kind
     return -1
+
+
+@game_kernel
+def names_token(state, data, player, kind):
+    """Some mission card in the player's hand names token ``kind`` in its cost."""
+    names_tokens = data.mission_names_tokens
+    for card in range(names_tokens.shape[0]):
+        if state.mission_hand[player, card] == 1 and (names_tokens[card] >> kind) & 1:
+            return True
+    return False
 
 
 @game_kernel
@@ -717,6 +844,10 @@ def any_payable(state, data, player):
                 list_card_payments(tokens, data, card, state.scratch_payments) > 0:
             return True
     return False
+
+
+MISSION_SWAP_NONE = 1        # mission_swap_mode values (parameters.py); 0: dark-blue cards without a token
+MISSION_SWAP_UNPAYABLE = 2
 
 
 @game_kernel
@@ -741,17 +872,28 @@ def choose_mission_swap(state, data, player, family, params, chosen):
                         break
                     pick -= 1
         return count
-    # greedy: swap dark-blue cards whose token it holds none of (hard to complete)
+    mode = params[MISSION_SWAP_MODE]
+    if mode == MISSION_SWAP_NONE:
+        return 0
     taken = 0
     for card in range(data.mission_colour.shape[0]):
         if taken == 2:
             break
-        if state.mission_hand[player, card] == 1 and data.mission_colour[card] == C.DARK:
+        if state.mission_hand[player, card] == 0:
+            continue
+        if mode == MISSION_SWAP_UNPAYABLE:
+            # any card it cannot pay for now
+            if list_card_payments(state.tokens[player], data, card, state.scratch_payments) == 0:
+                chosen[taken] = card
+                taken += 1
+        elif data.mission_colour[card] == C.DARK:
+            # dark-blue cards whose token it holds none of (hard to complete)
             kind = data.mission_cost[card, 0]
             if state.tokens[player, kind] == 0 and state.tokens[player, C.CROWN] == 0:
                 chosen[taken] = card
                 taken += 1
     return taken
+
 
 
 @game_kernel

@@ -31,11 +31,60 @@ PARAMETERS = (
     Parameter("deck_blue", 0.8, 0, 10, "preference for drawing from the blue mission deck"),
     Parameter("deck_dark", 0.5, 0, 10, "preference for drawing from the dark-blue mission deck"),
     Parameter("noise", 0.05, 0, 10, "random noise added to move scores (breaks ties, varies play)"),
+    # Appended for issue 13 (the greedy reaches every decision the rules offer); each default
+    # plays exactly as before these existed.
+    Parameter("value_second_needed_token", 0.0, 0, 20,
+              "extra value of a second token of a kind a dark-blue card in hand needs twice, when the player "
+              "holds one"),
+    Parameter("deck_reach", 0.0, 0, 1,
+              "how far the mission-deck choice weighs each deck's preference by the chance to complete a card "
+              "drawn from it: preference x (1 - deck_reach + deck_reach x payability), payability the mean over "
+              "the colour's unseen cards of 1 if the tokens held pay it, 1/2 per token short (0 in the last "
+              "round)"),
+    Parameter("place_four_cost", 1.0, 0, 20, "what spending the once-per-phase DB-PLACE4 costs a turn's score"),
+    Parameter("card_swap_score", 0.2, -20, 20, "the worth of a B-CARDSWAP turn"),
+    Parameter("skip_score", 0.5, -20, 20, "the worth of an LB-SKIP turn before its gold (value_gold per gold)"),
+    Parameter("retrieve_low_factor", 2.0, 0, 20,
+              "a retrieved marker's worth in value_marker units when the own supply is at most retrieve_below"),
+    Parameter("retrieve_high_factor", 0.5, 0, 20,
+              "a retrieved marker's worth in value_marker units when the own supply is above retrieve_below"),
+    Parameter("card_for_marker_shift", 0, -16, 16,
+              "DB-CARDFORMARKER is used when the own supply is above retrieve_below plus this", integer=True),
+    Parameter("lb_marker_below", 16, 0, 16,
+              "LB-MARKER is used when the own supply is below this (16: whenever a marker is in the general "
+              "supply)", integer=True),
+    Parameter("markers3_target", 16, 0, 16,
+              "DB-MARKERS3 brings markers back (at most 3) until the own supply reaches this", integer=True),
+    Parameter("intrigue_draw_below", 13, 0, 13,
+              "DB-INTRIGUE takes the top intrigue card while holding fewer intrigue cards than this", integer=True),
+    Parameter("maintenon_markers", 2, 0, 2, "most markers put on Maintenon's named courtier", integer=True),
+    Parameter("intrigue_keep_shift", 0.0, -20, 20,
+              "an intrigue card is played only when its gain beats value_coat (its worth kept) plus this"),
+    Parameter("once_first_shift", 0.0, -20, 20,
+              "DB-ONCEFIRST is used when the tied courtier's gift is worth more than value_coat plus this"),
+    Parameter("end_place_min_gain", -50.0, -50, 50,
+              "DB-ENDPLACE puts its marker only where one marker gains at least this (-50: always)"),
+    Parameter("start_place_min_gain", -50.0, -50, 50,
+              "a start-of-phase placement (LB-TILE1..4, B-LOUIS, B-TILE5, B-TILE9) is used only when one marker "
+              "on its courtier gains at least this (-50: always)"),
+    Parameter("token_swap_reserve", 0, 0, 20, "LB-TOKENSWAP is used only if this much gold is left after paying",
+              integer=True),
+    Parameter("token_swap_any", 0, 0, 1,
+              "1: LB-TOKENSWAP also trades a token no mission card in hand names for a crown when no swap makes "
+              "a card payable", integer=True),
+    Parameter("mission_swap_mode", 0, 0, 2,
+              "LB-MISSIONSWAP puts back: 0 dark-blue cards whose token it holds none of (nor a crown), 1 nothing, "
+              "2 any card it cannot pay for now", integer=True),
 )
 PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAMETERS)}
 (VALUE_CROWN, VALUE_TOKEN, VALUE_NEEDED_TOKEN, VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD,
  VALUE_INTRIGUE_CARD, VALUE_MARKER, BRIBE_WILLINGNESS, LOUIS_AGGRESSION, CHANCE_LEAD, CHANCE_LEAD_STEP,
- CHANCE_TIE, RETRIEVE_BELOW, DECK_LIGHT, DECK_BLUE, DECK_DARK, NOISE) = range(len(PARAMETERS))
+ CHANCE_TIE, RETRIEVE_BELOW, DECK_LIGHT, DECK_BLUE, DECK_DARK, NOISE, VALUE_SECOND_NEEDED_TOKEN, DECK_REACH,
+ PLACE_FOUR_COST, CARD_SWAP_SCORE, SKIP_SCORE, RETRIEVE_LOW_FACTOR, RETRIEVE_HIGH_FACTOR, CARD_FOR_MARKER_SHIFT,
+ LB_MARKER_BELOW, MARKERS3_TARGET, INTRIGUE_DRAW_BELOW, MAINTENON_MARKERS, INTRIGUE_KEEP_SHIFT, ONCE_FIRST_SHIFT,
+ END_PLACE_MIN_GAIN, START_PLACE_MIN_GAIN, TOKEN_SWAP_RESERVE, TOKEN_SWAP_ANY, MISSION_SWAP_MODE) = range(len(PARAMETERS))
+# a start-of-phase or end-of-phase placement minimum at this value (the range's low end) means "always"
+ALWAYS_PLACE = -50.0
 # a search bot's vector: the greedy parameters (same indices), then these (strategies/louis_xiv/search.py)
 # (search_classic.yaml: the search before issue 13, 8 rollouts x 6 candidates, search_margin 1000,
 # rollout_rounds 0, halving 0). The stop_value_* defaults were fitted on 3,000 greedy games at 2 and 3
