@@ -284,10 +284,11 @@ def test_search_classic_is_the_pre_issue_13_search(setup):
 
 
 def test_search_beats_greedy_and_random(setup):
-    """Default search, 3 players, the search seat rotated: MEASURED_GREEDY vs greedy (a third would be no
-    better than its opponents), MEASURED_RANDOM vs random."""
+    """Default search, 3 players, the search seat rotated: more than the third of the wins that
+    would make it no better than its greedy opponents (measured 0.42, 95% interval 0.33-0.53, on
+    90 games), and nearly every game against random."""
     bot = resolve_bot("search")
     vs_greedy = win_rate(setup, bot, "greedy", 20, 100)
     vs_random = win_rate(setup, bot, "random", 4, 100)
-    assert vs_greedy > 0.5, vs_greedy
+    assert vs_greedy > 1 / 3, vs_greedy
     assert vs_random > 0.8, vs_random
