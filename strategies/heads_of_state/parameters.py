@@ -18,7 +18,9 @@
 * ``search`` (family 2): determinized Monte Carlo rollouts at the turn option, take and betrayal
   play decisions (search.py), the greedy elsewhere and inside the rollouts.
   Its vector is ``GREEDY_PARAMS`` (used for its own other decisions and for every seat in its
-  rollouts) followed by ``SEARCH_PARAMS``.
+  rollouts) followed by ``SEARCH_PARAMS``. Its defaults are the fast search of issue 13
+  (truncated rollouts, only the decisions the greedy does not settle); the pre-issue-13 search
+  is the bot file configs/bots/heads_of_state/search_classic.yaml.
 
 Also here: the decision kinds (``D_*``) the rules pass to ``decide.choose`` and the parameter
 indices (``P_*``) the compiled bots read.
@@ -46,8 +48,9 @@ RANDOM, GREEDY, SEARCH = 0, 1, 2
  P_BETRAY_DECK_BELOW, P_REFILL_MAX_CARDS, P_COURTESAN_SPEND_FROM, P_CHARACTER_FIRST_DECK_BELOW) = range(27)
 N_GREEDY_PARAMS = 27
 # search parameters follow the greedy ones in a search bot's vector (search.py)
-P_ROLLOUTS, P_MAX_CANDIDATES = N_GREEDY_PARAMS, N_GREEDY_PARAMS + 1
-N_SEARCH_PARAMS = 2
+(P_ROLLOUTS, P_MAX_CANDIDATES, P_HORIZON, P_STOP_AT_ROUND_END, P_CLEAR_LEAD, P_DISTINCT_TAKES,
+ P_HELD_CARD_VALUE, P_FUTURE_ROUNDS_WEIGHT) = range(N_GREEDY_PARAMS, N_GREEDY_PARAMS + 8)
+N_SEARCH_PARAMS = 8
 
 FAMILIES = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
 
@@ -113,13 +116,30 @@ GREEDY_PARAMS = (
 )
 assert len(GREEDY_PARAMS) == N_GREEDY_PARAMS
 
-# in the order of bots.P_ROLLOUTS ...
+# in the order of P_ROLLOUTS ... (search.py's docstring says how they play). The pre-issue-13
+# search is rollouts 16, max_candidates 3, horizon 0, stop_at_round_end 0, clear_lead 0,
+# distinct_takes 0 (configs/bots/heads_of_state/search_classic.yaml).
 SEARCH_PARAMS = (
-    Parameter("rollouts", 16, 0, 1000,
+    Parameter("rollouts", 8, 0, 1000,
               "playouts per candidate at each searched decision (the budget; 0 = play as the greedy)",
               integer=True),
     Parameter("max_candidates", 3, 1, 32,
               "candidates searched per decision: the ones the greedy values most", integer=True),
+    Parameter("horizon", 2, 0, 100,
+              "turns of every player a rollout plays after the searched turn before the position is "
+              "evaluated (0 = to the end of the game)", integer=True),
+    Parameter("stop_at_round_end", 0, 0, 1,
+              "1 = a rollout also stops (and is evaluated) when the round ends", integer=True),
+    Parameter("clear_lead", 0.5, 0.0, 100.0,
+              "a take or betrayal play whose greedy favourite leads the runner-up by at least this much "
+              "is not searched (0 = search every such decision)"),
+    Parameter("distinct_takes", 1, 0, 1,
+              "1 = display cards of the same type are one take candidate", integer=True),
+    Parameter("held_card_value", 1.0, 0.0, 10.0,
+              "evaluation of a stopped rollout: points per character card in hand"),
+    Parameter("future_rounds_weight", 0.5, 0.0, 2.0,
+              "evaluation of a stopped rollout: weight of each later round's influence scoring, "
+              "as if the board stayed as it is"),
 )
 assert len(SEARCH_PARAMS) == N_SEARCH_PARAMS
 # family name -> its documented parameters, in vector order (strategies/parameters.py)

@@ -2,12 +2,34 @@
 
 At the turn option (§4.0: 1a / 1b / 2, and the Q3 first-turn choice), at every character-card
 take (§4.1, §4.2, §4.4 step 1) and at every betrayal play (§4.4 step 2) the bot keeps the
-``max_candidates`` rows its greedy values most, and for each candidate plays the game to its end
-``rollouts`` times from a copy of the state. It picks the candidate with the best mean
-**score margin** (own final score minus the best opponent's final score, §6): a margin rewards
-winning by more and losing by less, which separates candidates with fewer rollouts than a 0/1
-win count. Ties go to the candidate the greedy prefers. Every other decision (raises, payments,
-refills, discards, betrayal takes) is the greedy's, with the bot's own greedy parameters.
+``max_candidates`` rows its greedy values most, and for each candidate plays ``rollouts``
+imagined continuations from a copy of the state. It picks the candidate with the best mean
+**score margin** (own score minus the best opponent's score, §6): a margin rewards winning by
+more and losing by less, which separates candidates with fewer rollouts than a 0/1 win count.
+Ties go to the candidate the greedy prefers. Every other decision (raises, payments, refills,
+discards, betrayal takes) is the greedy's, with the bot's own greedy parameters.
+
+Which decisions are searched (issue 13: most of them need no rollouts):
+
+* ``distinct_takes`` = 1: display cards of the same type are one take candidate (either take
+  leaves the same cards in hand and on the display, only in other slots), so the candidates
+  are distinct takes and no rollouts are spent on a duplicate.
+* ``clear_lead`` > 0: a take or betrayal play whose greedy favourite is worth at least
+  ``clear_lead`` more than the runner-up (greedy.take_value / bplay_value) is the greedy's, not
+  searched. The turn option is always searched (the greedy gives its options no values).
+
+How far a rollout plays (the main cost):
+
+* ``horizon`` = 0: to the end of the game, scored by the final margin (the pre-issue-13 search).
+* ``horizon`` = h > 0: the searched turn, then at most h turns of every player (h x players
+  turns); with ``stop_at_round_end`` = 1 it also stops when a round ends (the revolution card,
+  §5, right after the round-end scoring). A rollout that stops before the end of the game is
+  scored by :func:`position_values`: each seat's score, plus the round-end influence points
+  (§6.4) it would take if the round ended now, counted once for the coming round-end scoring and
+  ``future_rounds_weight`` times for each later one (nobles stay on the board across rounds),
+  plus the noble-card majority points (§6.5) of the cards held now (cards are never lost), plus
+  ``held_card_value`` per character card in hand (cards not yet turned into nobles). The margin
+  is the seat's value minus the best opponent's.
 
 Rollouts do not cheat (H12). Before each rollout the copy is *determinized*: everything the
 searching seat cannot see -- the opponents' character and betrayal hands (their sizes are public),
@@ -24,8 +46,9 @@ random numbers: the candidates are compared on the same imagined futures).
 
 Randomness and reproducibility: one draw per searched decision from the seat's own search stream
 (``RNG_SEARCH_0 + seat``, state.py) keys all its rollouts, so the real game's other streams are
-untouched and results are identical across chunkings. Rollouts run in a plain ``Ctx`` with its
-own move buffer and scratch, so the real decision's ``context.moves`` and output tables are untouched.
+untouched and results are identical across chunkings. A decision the greedy settles (one
+candidate, or a clear lead) draws nothing. Rollouts run in a plain ``Ctx`` with its own move
+buffer and scratch, so the real decision's ``context.moves`` and output tables are untouched.
 
 Compilation: bots.choose compiled for the context of a chunk with a search bot (``SearchCtx``)
 calls :func:`search_choose` through a function pointer (bots.call_search, engine.search_entry), so
@@ -41,16 +64,20 @@ from numba import njit
 from sim.core.determinization import best_rows, count_opponents_hands, deal_opponents_hands, pool_from_counts
 from sim.core.random_streams import next_u64, shuffle, splitmix64
 from sim.heads_of_state.betrayal import continue_betrayal_plays
-from strategies.heads_of_state.greedy import bplay_value, greedy_choose, open_rank_mask, payable_ranks, take_value
-from strategies.heads_of_state.parameters import D_BPLAY, D_OPTION, D_TAKE, GREEDY, P_MAX_CANDIDATES, P_ROLLOUTS
-from sim.heads_of_state.events import (K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, WORK_WIDTH,
-                                       Ctx)
+from sim.heads_of_state.data import R_INFLUENCE_HEXAGON_TIEBREAK
+from strategies.heads_of_state.greedy import bplay_value, greedy_choose, hand_size, open_rank_mask, payable_ranks, take_value
+from strategies.heads_of_state.parameters import (
+    D_BPLAY, D_OPTION, D_TAKE, GREEDY, P_CLEAR_LEAD, P_DISTINCT_TAKES, P_FUTURE_ROUNDS_WEIGHT, P_HELD_CARD_VALUE,
+    P_HORIZON, P_MAX_CANDIDATES, P_ROLLOUTS, P_STOP_AT_ROUND_END)
+from sim.heads_of_state.events import (K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, W_BEST_HEX, W_HEX_KEY,
+                                       W_INFLUENCE, W_TOP_RANK, WORK_WIDTH, Ctx)
 from sim.heads_of_state.kernel import play_game
-from sim.heads_of_state.state import (N_CHAR_TYPES, N_COUNTRIES, N_RNG_SOURCES, N_ROUNDS, REVOLUTION,
+from sim.heads_of_state.scoring import country_influence
+from sim.heads_of_state.state import (N_CHAR_TYPES, N_COUNTRIES, N_RANKS, N_RNG_SOURCES, N_ROUNDS, REVOLUTION,
                                       RNG_SEARCH_0, S_BDECK_N, S_DECK_N, S_GAME_OVER, S_GAME_ROW,
-                                      S_N_PLAYERS, S_OPTION, S_REV_N, copy_into, copy_state, kernel)
+                                      S_N_PLAYERS, S_OPTION, S_REV_N, S_ROUND, copy_into, copy_state, kernel)
 from sim.heads_of_state.tables import N_B, N_C
-from sim.heads_of_state.turn import (finish_turn, finish_turn_after_take, play_option, step_of_option,
+from sim.heads_of_state.turn import (finish_turn, finish_turn_after_take, play_option, play_turn, step_of_option,
                                      take_character_card)
 
 search_kernel = njit(cache=True, _nrt=True)
@@ -63,7 +90,7 @@ def search_choose(state, data, context, player, kind, n):
     rollouts = int(params[P_ROLLOUTS])
     if (kind != D_OPTION and kind != D_TAKE and kind != D_BPLAY) or rollouts < 1:
         return greedy_choose(state, data, context, player, kind, n)
-    rows = candidate_rows(state, data, context, player, kind, n, int(params[P_MAX_CANDIDATES]))
+    rows = candidate_rows(state, data, context, player, kind, n, params)
     if rows.shape[0] == 1:
         return rows[0]
     options = np.empty(rows.shape[0], np.int64)
@@ -82,14 +109,16 @@ def search_choose(state, data, context, player, kind, n):
 
 
 @search_kernel
-def candidate_rows(state, data, context, player, kind, n, max_candidates):
-    """Up to ``max_candidates`` rows, best greedy value first (the greedy's own choice leads)."""
-    params = context.bot_params[player]
+def candidate_rows(state, data, context, player, kind, n, params):
+    """Up to ``max_candidates`` rows, best greedy value first (the greedy's own choice leads);
+    only the greedy's row when its lead is clear (``clear_lead``); one row per card type of the
+    display with ``distinct_takes``."""
     moves = context.moves
     values = np.zeros(n)
     if kind == D_OPTION:
         values[greedy_choose(state, data, context, player, kind, n)] = 1.0
-    elif kind == D_TAKE:
+        return best_rows(values, n, int(params[P_MAX_CANDIDATES]))
+    if kind == D_TAKE:
         open_mask = open_rank_mask(state, data, player)
         for i in range(n):
             values[i] = take_value(state.hand, data.recipe, data.recipe_size, open_mask, params, player, moves[i, 0], moves[i, 1])
@@ -97,7 +126,32 @@ def candidate_rows(state, data, context, player, kind, n, max_candidates):
         payable = payable_ranks(state, data, player)
         for i in range(n):
             values[i] = bplay_value(state, data, params, payable, moves[i, 0], moves[i, 1])
-    return best_rows(values, n, max_candidates)
+    count = n
+    if kind == D_TAKE and params[P_DISTINCT_TAKES] != 0.0:
+        count = drop_duplicate_takes(moves, n, state.display.shape[0], values)
+    rows = best_rows(values, n, min(count, int(params[P_MAX_CANDIDATES])))
+    clear_lead = params[P_CLEAR_LEAD]
+    if rows.shape[0] > 1 and clear_lead > 0.0 and values[rows[0]] - values[rows[1]] >= clear_lead:
+        return rows[:1]
+    return rows
+
+
+@kernel
+def drop_duplicate_takes(moves, n, display_size, values):
+    """Moves every display row whose card type an earlier display row shows behind all others
+    (value -inf, listing order kept) and returns the number of distinct rows. Taking either of two
+    equal display cards gives the same hand and the same display but for the slots."""
+    count = n
+    for i in range(n):
+        slot = moves[i, 0]
+        if slot < 0 or slot >= display_size:
+            continue
+        for j in range(i):
+            if 0 <= moves[j, 0] < display_size and moves[j, 1] == moves[i, 1]:
+                values[i] = -np.inf
+                count -= 1
+                break
+    return count
 
 
 @search_kernel
@@ -120,16 +174,21 @@ def rollout_context(context, n_players, params):
 def run_rollouts(state, data, imagined_context, imagined, player, kind, rows, options, base, rollouts, char_pool, betrayal_pool,
                  counts, totals):
     """totals[c] = the sum of candidate c's score margins over ``rollouts`` rollouts."""
+    params = imagined_context.bot_params[player]
+    horizon = int(params[P_HORIZON])
+    stop_at_round_end = params[P_STOP_AT_ROUND_END] != 0.0
     for k in range(rollouts):
         for c in range(rows.shape[0]):
-            totals[c] += rollout(state, data, imagined_context, imagined, player, kind, rows[c], options[c], base, k, char_pool,
-                                 betrayal_pool, counts)
+            play_candidate(state, data, imagined_context, imagined, player, kind, rows[c], options[c], base, k, char_pool,
+                           betrayal_pool, counts)
+            totals[c] += play_on(imagined, data, imagined_context, player, params, horizon, stop_at_round_end)
 
 
 @kernel
-def rollout(state, data, imagined_context, imagined, player, kind, row, option, base, k, char_pool, betrayal_pool, counts):
-    """Play candidate ``row`` on a determinized copy ``sim`` of ``state``, then the game to its end;
-    returns p's score margin."""
+def play_candidate(state, data, imagined_context, imagined, player, kind, row, option, base, k, char_pool, betrayal_pool,
+                   counts):
+    """Rollout k's determinized copy ``imagined`` of ``state`` with candidate ``row`` played to the
+    end of the searched turn."""
     copy_into(imagined, state)
     rekey_streams(imagined, base, k)
     redeal_hidden(imagined, player, char_pool, betrayal_pool, counts)
@@ -146,9 +205,32 @@ def rollout(state, data, imagined_context, imagined, player, kind, row, option, 
         imagined_context.counters[K_FORCED] = row + 1
         continue_betrayal_plays(imagined, data, imagined_context, player, 0)
         finish_turn(imagined, data, imagined_context, player)
+
+
+@kernel
+def play_on(imagined, data, imagined_context, player, params, horizon, stop_at_round_end):
+    """p's score margin after the rest of the rollout: the final margin when the game ends, else
+    the margin of position_values (horizon reached, or the round ended with stop_at_round_end)."""
     if imagined.scal[S_GAME_OVER] == 0:
-        play_game(imagined, data, imagined_context)
-    return score_margin(imagined, player)
+        if horizon == 0 and not stop_at_round_end:
+            play_game(imagined, data, imagined_context)        # the pre-issue-13 search
+        else:
+            play_truncated(imagined, data, imagined_context, horizon, stop_at_round_end)
+    if imagined.scal[S_GAME_OVER] != 0:
+        return score_margin(imagined, player)
+    return evaluated_margin(imagined, data, imagined_context, player, params)
+
+
+@kernel
+def play_truncated(imagined, data, imagined_context, horizon, stop_at_round_end):
+    """At most ``horizon`` turns of every player (0 = no limit), stopping at the end of the game
+    or, with stop_at_round_end, at the end of the round."""
+    round_now = imagined.scal[S_ROUND]
+    turns = horizon * imagined.scal[S_N_PLAYERS] if horizon > 0 else 1 << 30
+    for _ in range(turns):
+        if imagined.scal[S_GAME_OVER] != 0 or (stop_at_round_end and imagined.scal[S_ROUND] != round_now):
+            return
+        play_turn(imagined, data, imagined_context)
 
 
 @kernel
@@ -158,6 +240,95 @@ def score_margin(state, player):
         if q != player and state.score[q] > best_other:
             best_other = state.score[q]
     return float(state.score[player] - best_other)
+
+
+@kernel
+def evaluated_margin(state, data, context, player, params):
+    """p's value minus the best opponent's value (position_values, with p's parameters)."""
+    values = context.fwork
+    position_values(state, data, context, params, values)
+    best_other = -1e300
+    for q in range(state.scal[S_N_PLAYERS]):
+        if q != player and values[q] > best_other:
+            best_other = values[q]
+    return values[player] - best_other
+
+
+@kernel
+def position_values(state, data, context, params, values):
+    """values[q] = score + influence points if the round ended now (x (1 + future_rounds_weight x
+    later rounds)) + noble-card majority points of the cards held now + held_card_value x
+    character cards in hand (module docstring), with the searching bot's parameters ``params``."""
+    n_players = state.scal[S_N_PLAYERS]
+    later_rounds = N_ROUNDS - 1 - state.scal[S_ROUND]
+    influence_weight = 1.0 + params[P_FUTURE_ROUNDS_WEIGHT] * later_rounds
+    for q in range(n_players):
+        values[q] = state.score[q] + params[P_HELD_CARD_VALUE] * hand_size(state.hand, q)
+    add_influence_places(state, data, context, values, influence_weight)
+    add_majorities(state, data, values)
+
+
+@kernel
+def add_influence_places(state, data, context, values, weight):
+    """values[q] += weight x the round tokens (§6.4) seat q would take if the round ended now
+    (residual ties, which the real scoring draws, go to the lower seat)."""
+    n_players = state.scal[S_N_PLAYERS]
+    infl = context.work[W_INFLUENCE]
+    top_rank = context.work[W_TOP_RANK]
+    best_hex = context.work[W_BEST_HEX]
+    hex_key = context.work[W_HEX_KEY]
+    best_region_only = context.rules[R_INFLUENCE_HEXAGON_TIEBREAK] != 0.0
+    for c in range(N_COUNTRIES):
+        country_influence(state, data, c, infl, top_rank, best_hex, hex_key)
+        if best_region_only:
+            for q in range(n_players):
+                hex_key[q] = best_hex[q]
+        first = -1
+        second = -1
+        for q in range(n_players):
+            if infl[q] <= 0:
+                continue
+            if first < 0 or ahead(infl, top_rank, hex_key, q, first):
+                second = first
+                first = q
+            elif second < 0 or ahead(infl, top_rank, hex_key, q, second):
+                second = q
+        if first >= 0:
+            values[first] += weight * data.round_tokens[c, 0]
+        if second >= 0:
+            values[second] += weight * data.round_tokens[c, 1]
+
+
+@kernel
+def ahead(infl, top_rank, hex_key, a, b):
+    """Seat a ranks before seat b on the §6.4 key (influence, highest rank, hexagon key)."""
+    if infl[a] != infl[b]:
+        return infl[a] > infl[b]
+    if top_rank[a] != top_rank[b]:
+        return top_rank[a] > top_rank[b]
+    return hex_key[a] > hex_key[b]
+
+
+@kernel
+def add_majorities(state, data, values):
+    """values[q] += the §6.5 noble-card majority points of the cards held now."""
+    n_players = state.scal[S_N_PLAYERS]
+    cards = state.cards
+    for r in range(N_RANKS):
+        best = 0
+        n_best = 0
+        for q in range(n_players):
+            if cards[q, r] > best:
+                best = cards[q, r]
+                n_best = 1
+            elif cards[q, r] == best and best > 0:
+                n_best += 1
+        if best == 0 or n_best > 2:
+            continue
+        points = data.majority_points[r] if n_best == 1 else data.majority_points[r] // 2
+        for q in range(n_players):
+            if cards[q, r] == best:
+                values[q] += points
 
 
 @kernel
