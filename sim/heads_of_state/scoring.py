@@ -183,24 +183,34 @@ def rank_country(state, n_players, infl, top_rank, hex_key, order, noise):
 def noble_card_majorities(state, data, context):
     """§6.5: per rank, the sole leader scores the full value, exactly two tied leaders half each,
     three or more tied nobody; a leader needs at least one card (Q21)."""
-    n_players = state.scal[S_N_PLAYERS]
     cards = state.cards
     for r in range(N_RANKS):
-        best = 0
-        n_best = 0
-        for player in range(n_players):
-            if cards[player, r] > best:
-                best = cards[player, r]
-                n_best = 1
-            elif cards[player, r] == best and best > 0:
-                n_best += 1
-        if best == 0 or n_best > 2:
+        most, points = noble_majority(state, data, r)
+        if most == 0:
             continue
-        points = data.majority_points[r] if n_best == 1 else data.majority_points[r] // 2
-        for player in range(n_players):
-            if cards[player, r] == best:
+        for player in range(state.scal[S_N_PLAYERS]):
+            if cards[player, r] == most:
                 add_score(state, player, SRC_NOBLE_MAJORITY, points)
                 trace(context.counters, context.trace, EV_MAJORITY, player, r, points)
+
+
+@kernel
+def noble_majority(state, data, rank):
+    """(most cards of ``rank`` held, the points each holder of that many scores) by §6.5; most is 0
+    when nobody scores the rank (no cards, or three or more tied). Also the search's position value
+    of the cards held now (strategies/heads_of_state/search.py)."""
+    cards = state.cards
+    most = 0
+    n_most = 0
+    for player in range(state.scal[S_N_PLAYERS]):
+        if cards[player, rank] > most:
+            most = cards[player, rank]
+            n_most = 1
+        elif cards[player, rank] == most and most > 0:
+            n_most += 1
+    if most == 0 or n_most > 2:
+        return 0, 0
+    return most, data.majority_points[rank] if n_most == 1 else data.majority_points[rank] // 2
 
 
 @kernel

@@ -72,7 +72,7 @@ from strategies.heads_of_state.parameters import (
 from sim.heads_of_state.events import (K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, W_BEST_HEX, W_HEX_KEY,
                                        W_INFLUENCE, W_TOP_RANK, WORK_WIDTH, Ctx)
 from sim.heads_of_state.kernel import play_game
-from sim.heads_of_state.scoring import country_influence
+from sim.heads_of_state.scoring import country_influence, noble_majority
 from sim.heads_of_state.state import (N_CHAR_TYPES, N_COUNTRIES, N_RANKS, N_RNG_SOURCES, N_ROUNDS, REVOLUTION,
                                       RNG_SEARCH_0, S_BDECK_N, S_DECK_N, S_GAME_OVER, S_GAME_ROW,
                                       S_N_PLAYERS, S_OPTION, S_REV_N, S_ROUND, copy_into, copy_state, kernel)
@@ -312,22 +312,12 @@ def ahead(infl, top_rank, hex_key, a, b):
 @kernel
 def add_majorities(state, data, values):
     """values[q] += the §6.5 noble-card majority points of the cards held now."""
-    n_players = state.scal[S_N_PLAYERS]
-    cards = state.cards
     for r in range(N_RANKS):
-        best = 0
-        n_best = 0
-        for q in range(n_players):
-            if cards[q, r] > best:
-                best = cards[q, r]
-                n_best = 1
-            elif cards[q, r] == best and best > 0:
-                n_best += 1
-        if best == 0 or n_best > 2:
+        most, points = noble_majority(state, data, r)
+        if most == 0:
             continue
-        points = data.majority_points[r] if n_best == 1 else data.majority_points[r] // 2
-        for q in range(n_players):
-            if cards[q, r] == best:
+        for q in range(state.scal[S_N_PLAYERS]):
+            if state.cards[q, r] == most:
                 values[q] += points
 
 
