@@ -62,10 +62,14 @@ def parent_and_key(data, path):
 
 
 def shipped_data(source: Path):
-    """The file's data; an experiment's games_per_matchup made tiny (before any mutation)."""
+    """The file's data; an experiment made tiny before any mutation: one game per match-up at its
+    smallest player count (a skill ladder's search match-ups would otherwise cost minutes)."""
     data = yaml.safe_load(source.read_text())
     if source in EXPERIMENT_FILES:
         data["games_per_matchup"] = 1
+        data.pop("games_per_matchup_with", None)
+        if isinstance(data.get("players"), list):
+            data["players"] = data["players"][:1]
     return data
 
 
