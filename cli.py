@@ -433,7 +433,7 @@ def bench(
 
     The warm-up call excludes numba compilation / cache loading from the timing; one untimed
     chunk of the run's size then brings the process to the state a long run is in. With
-    --each-bot, every bot of `courtsim bots list` but search is timed in every seat.
+    --each-bot, every bot of `courtsim bots list` (search bots too) is timed in every seat alike.
 
     Example: courtsim bench louis-xiv --players 4 --json
     """
@@ -444,7 +444,7 @@ def bench(
     limit_numba_to_one_thread()
     if each_bot:
         from strategies.bots import BotCatalogue
-        names = [name for name in BotCatalogue().names(game) if name != "search"]
+        names = BotCatalogue().names(game)   # every bot, search ones too, all seats alike
         reports = [bench_bots(engine, setup, game, players, resolve_bots(game, [name] * players), seed, games)
                    for name in names]
         listing = Table("bot", "games/s per core", "games", "seconds", title=f"{game}, {players} players")
