@@ -769,7 +769,11 @@ def tune_bot(
                                                 show_default=False)] = None,
     start: Annotated[Optional[str], typer.Option("--start", help="A bot of the family as the first candidate "
                                                  "(default: the family's defaults).", show_default=False)] = None,
-    sampler: Annotated[str, typer.Option("--sampler", help="tpe or cmaes.")] = "tpe",
+    sampler: Annotated[str, typer.Option("--sampler", help="tpe, or cmaes (a search around --start, "
+                                           "one batch per generation).")] = "tpe",
+    objective: Annotated[str, typer.Option("--objective", help="mean: the mean win rate against every mix of the "
+                                           "pool; worst: the lowest win rate against n - 1 copies of any one pool "
+                                           "bot.")] = "mean",
 ):
     """Tune a bot family's parameters against a pool with Optuna; write the best as a bot YAML.
 
@@ -780,7 +784,8 @@ def tune_bot(
     check_seed(seed, "--seed")
     pool = [bot.strip() for bot in against.split(",") if bot.strip()]
     plan = plan_tuning(game, players, pool, budget, out, family=family, games_per_trial=games_per_trial,
-                       batch=batch, seed=seed, name=name, start=start, sampler=sampler)
+                       batch=batch, seed=seed, name=name, start=start, sampler=sampler,
+                       objective=objective)
     written = tune(plan, log=lambda message: print(message, file=sys.stderr), progress=True)
     stdout.print(f"tuned bot: {written}\n{yaml.safe_load(written.read_text())['description']}")
 

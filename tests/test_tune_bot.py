@@ -59,12 +59,47 @@ def test_another_plan_in_the_same_study_is_refused(tuned):
         tune_bot.tune(other, log=lambda message: None, progress=False)
 
 
+def test_the_worst_objective_scores_a_candidate_by_the_opponent_it_beats_least(tmp_path):
+    plan = tune_bot.plan_tuning("louis-xiv", 3, ["random", "greedy"], 4 * 60, tmp_path / "study", games_per_trial=60,
+                                batch=2, seed=5, objective="worst")
+    assert [(label, len(orders)) for label, orders in tune_bot.matchups(plan)] == [("random", 3), ("greedy", 3)]
+    assert tune_bot.matchups(plan)[1][1] == [(-1, 1, 1), (1, -1, 1), (1, 1, -1)]   # n - 1 copies, every seat
+    per_matchup = tune_bot.evaluate_matchups(plan, plan.start, 60)
+    assert tune_bot.evaluate(plan, plan.start, 60) == min((credits, seats) for _, credits, seats in per_matchup)
+    written = tune_bot.tune(plan, log=lambda message: None, progress=False)
+    record = yaml.safe_load((plan.out_dir / "tuning.yaml").read_text())
+    rates = {name: matchup["win_rate"] for name, matchup in record["fresh_matchups"].items()}
+    assert set(rates) == {"random", "greedy"} and record["fresh"]["win_rate"] == min(rates.values())
+    description = yaml.safe_load(written.read_text())["description"]
+    assert f"worst: {min(rates, key=rates.get)}" in description and "2 copies of each of random, greedy" in description
+    assert "--objective worst" in written.read_text().splitlines()[0]
+    first, second = tune_bot.open_study(plan).trials[:2]
+    assert second.datetime_start >= first.datetime_complete   # the starting point is told before the first batch
+
+
+def test_cmaes_searches_around_the_starting_point(tmp_path):
+    plan = tune_bot.plan_tuning("louis-xiv", 2, ["random"], 800, tmp_path / "study", batch=4, seed=3,
+                                sampler="cmaes", start="tuned_2p")
+    study = tune_bot.open_study(plan)
+    space = tune_bot.distributions(plan)
+    first = study.ask(space)
+    assert first.params == plan.start                      # the starting point is played first
+    study.tell(first, 0.5)
+    ranges = {parameter.name: parameter.high - parameter.low for parameter in plan.parameters}
+    for _ in range(8):
+        trial = study.ask(space)
+        steps = [abs(trial.params[name] - plan.start[name]) / ranges[name] for name in ranges if ranges[name]]
+        assert max(steps) < 0.25 and sum(steps) / len(steps) < 0.06, trial.params   # sigma0: 3% of each range
+        study.tell(trial, 0.4)
+
+
 @pytest.mark.parametrize("arguments, message", [
     (["--players", "5"], "--players"),
     (["--against", "nobody"], "--against"),
     (["--budget", "10"], "--budget"),
     (["--family", "random"], "--family"),
     (["--sampler", "grid"], "--sampler"),
+    (["--objective", "best"], "--objective"),
 ])
 def test_bad_tune_bot_options_are_one_line(tmp_path, arguments, message):
     base = {"--players": "2", "--against": "random", "--budget": "800", "--out": str(tmp_path / "t")}

@@ -3,12 +3,12 @@
 game; otherwise hands are cut to 6/2 and the character decks and betrayal display are renewed."""
 
 from strategies.heads_of_state.decide import D_BDISCARD, D_DISCARD, choose
-from sim.heads_of_state.data import R_DEAD_TILES_RETURN, R_INFLUENCE_HEXAGON_TIEBREAK
+from sim.heads_of_state.data import R_DEAD_TILES_RETURN
 from sim.heads_of_state.decks import build_character_decks, refill_betrayal_display
 from sim.heads_of_state.events import (W_BEST_HEX, W_HEX_KEY, W_INFLUENCE, W_ORDER, W_TOP_RANK,
                                        EV_BDISCARD, EV_COUNTRY, EV_DEAD_RETURN, EV_DISCARD,
                                        EV_REVOLUTION, EV_ROUND_START, trace)
-from sim.heads_of_state.scoring import (TB_NO_CONTEST, add_score, country_influence,
+from sim.heads_of_state.scoring import (TB_NO_CONTEST, add_score, country_influence_as_ruled,
                                         noble_card_majorities, rank_country, tiebreak_level)
 from sim.heads_of_state.state import (kernel, STAT_DISCARD_ROUND_CHAR, S_REV_N, MAX_PLAYERS, N_CHAR_TYPES, N_COUNTRIES,
                                       N_RANKS, N_ROUNDS, S_GAME_OVER,
@@ -61,12 +61,8 @@ def round_end_influence_scoring(state, data, context):
     best_hex = context.work[W_BEST_HEX]
     hex_key = context.work[W_HEX_KEY]
     order = context.work[W_ORDER]
-    best_region_only = context.rules[R_INFLUENCE_HEXAGON_TIEBREAK] != 0.0
     for c in range(N_COUNTRIES):
-        country_influence(state, data, c, infl, top_rank, best_hex, hex_key)
-        if best_region_only:     # Q19 other reading: level 3 compares only the best hexagon
-            for player in range(n_players):
-                hex_key[player] = best_hex[player]
+        country_influence_as_ruled(state, data, context.rules, c, infl, top_rank, best_hex, hex_key)
         n = rank_country(state, n_players, infl, top_rank, hex_key, order, context.fwork)
         row = context.country[state.scal[S_GAME_ROW] * N_ROUNDS * N_COUNTRIES + rnd * N_COUNTRIES + c]
         row[C_GAME_INDEX] = state.scal[S_GAME_INDEX]

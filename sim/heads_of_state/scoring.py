@@ -3,7 +3,7 @@ influence (§6.4), final noble-card majorities (§6.5) and the winner (§6.6).
 """
 
 from sim.core.random_streams import uniform
-from sim.heads_of_state.data import R_LARGE_TOKEN_BY_CARDS, R_WINNER_TIEBREAK
+from sim.heads_of_state.data import R_INFLUENCE_HEXAGON_TIEBREAK, R_LARGE_TOKEN_BY_CARDS, R_WINNER_TIEBREAK
 from sim.heads_of_state.events import EV_HEXAGON, EV_LARGE, EV_MAJORITY, EV_SQUARE, trace
 from sim.heads_of_state.state import (kernel, CAPITAL, N_RANKS, RNG_TIEBREAK, S_LARGE_NEXT, S_N_PLAYERS,
                                       SRC_ALL_RANKS, SRC_COUNTRY, SRC_HEXAGON, SRC_NOBLE_MAJORITY)
@@ -85,6 +85,17 @@ def take_large_token(state, data, context, player):
     state.large_owner[player] = points
     add_score(state, player, SRC_ALL_RANKS, points)
     trace(context.counters, context.trace, EV_LARGE, player, points, 0)
+
+
+@kernel
+def country_influence_as_ruled(state, data, rules, country, infl, top_rank, best_hex, hex_key):
+    """country_influence with the Q19 switch applied: under its other reading
+    (influence_hexagon_tiebreak) level 3 compares only the best hexagon. The round-end scoring
+    and the search's position value both rank countries by this."""
+    country_influence(state, data, country, infl, top_rank, best_hex, hex_key)
+    if rules[R_INFLUENCE_HEXAGON_TIEBREAK] != 0.0:
+        for player in range(state.scal[S_N_PLAYERS]):
+            hex_key[player] = best_hex[player]
 
 
 @kernel

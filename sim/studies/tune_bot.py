@@ -1,12 +1,16 @@
 """``courtsim tune-bot``: tune a bot family's parameter vector against a pool of bots with Optuna.
 
 Each candidate (a parameter vector of the family, inside every parameter's documented range)
-plays the pool: at N players, every multiset of N - 1 opponents from the pool, in every seat
-rotation, the same number of games each; its score is its mean win credit (1 / winners for a
-win, shared wins split). Every candidate plays the *same* games (one seed, the same game
+plays the pool, in every seat rotation, the same number of games per seating. With the ``mean``
+objective it meets every multiset of N - 1 opponents from the pool and its score is its mean win
+credit (1 / winners for a win, shared wins split). With ``worst`` it meets N - 1 copies of each
+pool bot in turn (the match-ups of a seat-rotated experiment such as ``<game>_tuned``) and its
+score is its win rate in its worst match-up: a bot that must beat every opponent, the search bot
+included, is tuned for the opponent it beats least. Every candidate plays the *same* games (one seed, the same game
 indices: common random numbers), so candidates are compared on equal luck.
 
-Optuna's ask-and-tell proposes candidates in batches (TPE by default, CMA-ES on request); the
+Optuna's ask-and-tell proposes candidates in batches (TPE by default; CMA-ES on request, centred
+on the starting point with a population of one batch, to refine a bot already tuned); the
 study is stored in SQLite in the output directory, so an interrupted tuning resumes where it
 stopped (a trial that was asked but never told is marked failed and its games are played again).
 When the game budget is spent, the best few candidates are re-evaluated on fresh games (other
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -36,6 +41,10 @@ from strategies.parameters import Parameter, bot_seat, parameter_vector
 STUDY_FILE = "study.db"
 STUDY_NAME = "tune-bot"
 SAMPLERS = ("tpe", "cmaes")
+OBJECTIVES = ("mean", "worst")
+# CMA-ES starts at the starting point with a step of this fraction of every parameter's range
+# (Optuna's CMA-ES works on ranges scaled to 0..1): it refines a good bot rather than forgetting it
+CMAES_SIGMA0 = 0.03
 # fresh games for the re-evaluation start here, far beyond any training game index
 FRESH_GAMES_OFFSET = 2**30
 
@@ -58,6 +67,7 @@ class TuningPlan:
     fresh_games: int | None = None   # games of each re-evaluation (default: 4 x games_per_trial)
     setup: GameSetup | None = None   # the printed rules, loaded once for every evaluation
     command: str = ""                # the courtsim command that makes this study (the bot file's header)
+    objective: str = "mean"          # mean: every multiset of the pool; worst: the worst of n - 1 copies of each
 
     @property
     def parameters(self) -> tuple[Parameter, ...]:
@@ -66,7 +76,7 @@ class TuningPlan:
 
 def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_dir: Path, family: str = "greedy",
                 games_per_trial: int = 400, batch: int = 8, seed: int = 0, name: str | None = None,
-                start: str | None = None, sampler: str = "tpe", top: int = 3) -> TuningPlan:
+                start: str | None = None, sampler: str = "tpe", top: int = 3, objective: str = "mean") -> TuningPlan:
     """Validate everything before a game is played (one-line ConfigErrors)."""
     engine = registry.get_engine(game)
     if n_players not in engine.player_counts:
@@ -88,6 +98,8 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
         raise ConfigError(f"--batch: expected 1..256 candidates at a time, found {batch}")
     if sampler not in SAMPLERS:
         raise ConfigError(f"--sampler: expected {' or '.join(SAMPLERS)}, found {sampler!r}")
+    if objective not in OBJECTIVES:
+        raise ConfigError(f"--objective: expected {' or '.join(OBJECTIVES)}, found {objective!r}")
     if start is not None:
         definition = catalogue.definition(game, start, "--start")
         if definition.family != family:
@@ -97,23 +109,34 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
         start_values = {parameter.name: parameter.default for parameter in family_parameters(game, family)}
     command = (f"courtsim tune-bot {game} --players {n_players} --against {','.join(against)} --budget {budget} "
                f"--games-per-trial {games_per_trial} --batch {batch} --seed {seed} --sampler {sampler}"
+               + (f" --objective {objective}" if objective != "mean" else "")
                + (f" --family {family}" if family != "greedy" else "") + (f" --start {start}" if start else "")
                + (f" --name {name}" if name else "") + f" --out {out_dir}")
     return TuningPlan(game, n_players, family, pool, budget, games_per_trial, batch, seed, Path(out_dir),
                       name or f"tuned_{n_players}p", start_values, sampler, top, setup=engine.load_setup(),
-                      command=command)
+                      command=command, objective=objective)
 
 
 # ----------------------------------------------------------------------------- evaluation
 
+def rotations(opponents: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The candidate (-1) in each seat among these opponents (pool indices)."""
+    return [opponents[:seat] + (-1,) + opponents[seat:] for seat in range(len(opponents) + 1)]
+
+
+def matchups(plan: TuningPlan) -> list[tuple[str, list[tuple[int, ...]]]]:
+    """(opponents' label, seat orders) of each match-up whose win rate is scored on its own: the
+    whole pool as one (``mean``: every multiset of N - 1 opponents), or each pool bot's N - 1
+    copies (``worst``)."""
+    if plan.objective == "worst":
+        return [(bot.name, rotations((index,) * (plan.n_players - 1))) for index, bot in enumerate(plan.pool)]
+    multisets = itertools.combinations_with_replacement(range(len(plan.pool)), plan.n_players - 1)
+    return [("the pool", [order for opponents in multisets for order in rotations(opponents)])]
+
+
 def seatings(plan: TuningPlan) -> list[tuple[int, ...]]:
-    """Seat orders, as pool indices with -1 for the candidate: every multiset of N - 1 opponents
-    in every rotation of the candidate's seat."""
-    orders = []
-    for opponents in itertools.combinations_with_replacement(range(len(plan.pool)), plan.n_players - 1):
-        for seat in range(plan.n_players):
-            orders.append(tuple(opponents[:seat]) + (-1,) + tuple(opponents[seat:]))
-    return orders
+    """Every seat order the candidate plays, as pool indices with -1 for the candidate."""
+    return [order for _, orders in matchups(plan) for order in orders]
 
 
 def candidate_bot(plan: TuningPlan, values: dict[str, float]) -> BotSeat:
@@ -122,23 +145,36 @@ def candidate_bot(plan: TuningPlan, values: dict[str, float]) -> BotSeat:
     return bot_seat(plan.name, plan.family, strategies.FAMILIES, plan.parameters, vector)
 
 
-def evaluate(plan: TuningPlan, values: dict[str, float], games: int, first_game: int = 0) -> tuple[float, int]:
-    """(win credits, seats played) of the candidate over ``games`` games split evenly over every
-    seating; game indices from ``first_game`` (the same for every candidate)."""
+def evaluate_matchups(plan: TuningPlan, values: dict[str, float], games: int,
+                      first_game: int = 0) -> list[tuple[str, float, int]]:
+    """(opponents, win credits, seats played) of the candidate in each match-up, over ``games``
+    games split evenly over every seating; game indices from ``first_game`` (the same for every
+    candidate)."""
     engine = registry.get_engine(plan.game)
     candidate = candidate_bot(plan, values)
-    orders = seatings(plan)
-    per_seating = max(1, math.ceil(games / len(orders)))
-    credits, seats = 0.0, 0
-    for number, order in enumerate(orders):
-        bots = [candidate if index < 0 else plan.pool[index] for index in order]
-        tables = engine.play_chunk(plan.setup, plan.n_players, bots, plan.seed, first_game + number * per_seating, per_seating)
-        seat_rows, game_rows = tables["seats"], tables["games"]
-        winners = np.repeat(np.asarray(game_rows["n_winners"], dtype=np.float64), plan.n_players)
-        credit = np.where(np.asarray(seat_rows["is_winner"]) > 0, 1.0 / np.maximum(winners, 1.0), 0.0)
-        mine = np.asarray(seat_rows["seat"]) == order.index(-1)
-        credits += float(credit[mine].sum())
-        seats += int(mine.sum())
+    per_seating = max(1, math.ceil(games / len(seatings(plan))))
+    results, number = [], 0
+    for label, orders in matchups(plan):
+        credits, seats = 0.0, 0
+        for order in orders:
+            bots = [candidate if index < 0 else plan.pool[index] for index in order]
+            tables = engine.play_chunk(plan.setup, plan.n_players, bots, plan.seed, first_game + number * per_seating,
+                                       per_seating)
+            number += 1
+            seat_rows, game_rows = tables["seats"], tables["games"]
+            winners = np.repeat(np.asarray(game_rows["n_winners"], dtype=np.float64), plan.n_players)
+            credit = np.where(np.asarray(seat_rows["is_winner"]) > 0, 1.0 / np.maximum(winners, 1.0), 0.0)
+            mine = np.asarray(seat_rows["seat"]) == order.index(-1)
+            credits += float(credit[mine].sum())
+            seats += int(mine.sum())
+        results.append((label, credits, seats))
+    return results
+
+
+def evaluate(plan: TuningPlan, values: dict[str, float], games: int, first_game: int = 0) -> tuple[float, int]:
+    """(win credits, seats played) of the candidate in the match-up that scores it: the pool
+    (``mean``) or the match-up of its lowest win rate (``worst``)."""
+    _, credits, seats = min(evaluate_matchups(plan, values, games, first_game), key=lambda entry: entry[1] / entry[2])
     return credits, seats
 
 
@@ -160,8 +196,13 @@ def open_study(plan: TuningPlan):
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     plan.out_dir.mkdir(parents=True, exist_ok=True)
-    sampler = (optuna.samplers.CmaEsSampler(seed=plan.seed) if plan.sampler == "cmaes"
-               else optuna.samplers.TPESampler(seed=plan.seed))
+    if plan.sampler == "cmaes":     # a local search: CMA-ES centred on the starting point
+        with warnings.catch_warnings():     # x0 and sigma0 are deprecated in Optuna 4.9, kept until 6.0
+            warnings.simplefilter("ignore", FutureWarning)
+            sampler = optuna.samplers.CmaEsSampler(x0=plan.start, sigma0=CMAES_SIGMA0, seed=plan.seed,
+                                                   popsize=plan.batch if plan.batch >= 4 else None)
+    else:
+        sampler = optuna.samplers.TPESampler(seed=plan.seed)
     study = optuna.create_study(storage=f"sqlite:///{plan.out_dir / STUDY_FILE}", study_name=STUDY_NAME,
                                 direction="maximize", sampler=sampler, load_if_exists=True)
     for trial in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
@@ -178,7 +219,8 @@ def plan_record(plan: TuningPlan) -> dict:
     """What a resumed study must share with this one (the games its values were measured on)."""
     return {"game": plan.game, "players": plan.n_players, "family": plan.family,
             "pool": [bot.name for bot in plan.pool], "games_per_trial": plan.games_per_trial,
-            "seed": plan.seed, "start": plan.start}
+            "seed": plan.seed, "start": plan.start,
+            **({"objective": plan.objective} if plan.objective != "mean" else {})}
 
 
 def completed(study) -> list:
@@ -196,7 +238,10 @@ def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = 
     with trial_progress(progress, total_trials) as advance:
         advance(done)
         while len(done) < total_trials:
-            asked = [study.ask(space) for _ in range(min(plan.batch, total_trials - len(done)))]
+            # the starting point is played alone first: a sampler that models the results (CMA-ES
+            # around it, TPE after its startup) then has one to build on in the first batch
+            size = 1 if not done else min(plan.batch, total_trials - len(done))
+            asked = [study.ask(space) for _ in range(size)]
             for trial in asked:
                 credits, seats = evaluate(plan, trial.params, plan.games_per_trial)
                 study.tell(trial, credits / seats)
@@ -205,24 +250,38 @@ def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = 
     return write_best(plan, study, log)
 
 
+def worst(results: list[tuple[str, float, int]]) -> tuple[str, float, int]:
+    """The match-up of the lowest win rate among (opponents, credits, seats)."""
+    return min(results, key=lambda entry: entry[1] / entry[2])
+
+
 def write_best(plan: TuningPlan, study, log) -> Path:
     """Re-evaluate the best ``plan.top`` candidates on fresh games; write the best as a bot."""
     fresh = plan.fresh_games or 4 * plan.games_per_trial
     best = sorted(completed(study), key=lambda trial: trial.value, reverse=True)[:plan.top]
     results = []
-    for rank, trial in enumerate(best):
-        credits, seats = evaluate(plan, trial.params, fresh, first_game=FRESH_GAMES_OFFSET)
-        results.append((credits / seats, credits, seats, trial))
+    for trial in best:
+        matchup_results = evaluate_matchups(plan, trial.params, fresh, first_game=FRESH_GAMES_OFFSET)
+        _, credits, seats = worst(matchup_results)
+        results.append((credits / seats, matchup_results, trial))
         log(f"re-evaluated trial {trial.number} (training {trial.value:.1%}): {credits / seats:.1%} on {seats:,} fresh seats")
-    rate, credits, seats, trial = max(results, key=lambda entry: entry[0])
-    start_credits, start_seats = evaluate(plan, plan.start, fresh, first_game=FRESH_GAMES_OFFSET)
+    rate, matchup_results, trial = max(results, key=lambda entry: entry[0])
+    label, credits, seats = worst(matchup_results)
+    _, start_credits, start_seats = worst(evaluate_matchups(plan, plan.start, fresh, first_game=FRESH_GAMES_OFFSET))
     low, high = (float(bound) for bound in wilson_interval(credits, seats))
     pool = ", ".join(bot.name for bot in plan.pool)
+    if plan.objective == "worst":
+        others = ", ".join(f"{name} {matchup_credits / matchup_seats:.1%}"
+                           for name, matchup_credits, matchup_seats in matchup_results)
+        result = (f"against {plan.n_players - 1} copies of each of {pool}, seat-rotated, wins at least {rate:.1%} "
+                  f"[{low:.1%}, {high:.1%}] of {seats:,} fresh seats (worst: {label}; {others}; its starting "
+                  f"point's worst: {start_credits / start_seats:.1%})")
+    else:
+        result = (f"against {pool}: wins {rate:.1%} [{low:.1%}, {high:.1%}] of {seats:,} fresh seat-rotated seats "
+                  f"(its starting point: {start_credits / start_seats:.1%})")
     bot = {
         "name": plan.name, "game": plan.game, "family": plan.family,
-        "description": (f"Tuned by courtsim tune-bot at {plan.n_players} players against {pool}: wins {rate:.1%} "
-                        f"[{low:.1%}, {high:.1%}] of {seats:,} fresh seat-rotated seats (its starting point: "
-                        f"{start_credits / start_seats:.1%})."),
+        "description": f"Tuned by courtsim tune-bot at {plan.n_players} players {result}.",
         "parameters": {name: (int(value) if isinstance(value, int) else round(float(value), 6))
                        for name, value in trial.params.items()},
     }
@@ -232,6 +291,9 @@ def write_best(plan: TuningPlan, study, log) -> Path:
     write_bytes_atomically(text.encode("utf-8"), path)
     write_bytes_atomically(yaml.safe_dump({"best_trial": trial.number, "training_value": float(trial.value),
                                            "fresh": {"win_rate": rate, "low": low, "high": high, "seats": seats},
+                                           "fresh_matchups": {name: {"win_rate": matchup_credits / matchup_seats,
+                                                                     "seats": matchup_seats}
+                                                              for name, matchup_credits, matchup_seats in matchup_results},
                                            "start_fresh_win_rate": start_credits / start_seats,
                                            "trials": len(completed(study)), "plan": plan_record(plan)},
                                           sort_keys=False).encode("utf-8"), plan.out_dir / "tuning.yaml")

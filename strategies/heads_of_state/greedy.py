@@ -144,6 +144,20 @@ def attack_rank_mask(state, data, params, player):
 
 
 @kernel
+def country_cards_in_hand(bhand, btype_mask, player, work, extra, delta):
+    """Fill work[W_PER_COUNTRY][c] with the betrayal cards of p's hand usable against country c,
+    with ``delta`` more (or fewer) cards of type ``extra`` (-1: the hand as it is). Returns
+    nothing: numba cannot return a view of an argument's row from a cached kernel."""
+    per_country = work[W_PER_COUNTRY]
+    per_country[:] = 0
+    for t in range(1, bhand.shape[1]):
+        held = bhand[player, t] + (delta if t == extra else 0)
+        for c in range(4):
+            if (btype_mask[t] >> c) & 1:
+                per_country[c] += held
+
+
+@kernel
 def reachable_victim_value(state, data, params, player, work, mix, rank_mask, extra, delta):
     """Best value of an opponent noble p's betrayal hand could attack with ``delta`` (+1 / -1) cards
     of type ``extra`` added (-1 = the hand as it is): the victim's value (+capital_attack_weight in a
@@ -158,13 +172,8 @@ def reachable_victim_value(state, data, params, player, work, mix, rank_mask, ex
     region_type = data.region_type
     region_country = data.region_country
     n_assassins = bhand[player, ASSASSIN] + (delta if extra == ASSASSIN else 0)
+    country_cards_in_hand(bhand, btype_mask, player, work, extra, delta)
     per_country = work[W_PER_COUNTRY]
-    per_country[:] = 0
-    for t in range(1, bhand.shape[1]):
-        held = bhand[player, t] + (delta if t == extra else 0)
-        for c in range(4):
-            if (btype_mask[t] >> c) & 1:
-                per_country[c] += held
     capital_weight = params[P_CAPITAL_ATTACK_WEIGHT]
     preference = params[P_ASSASSIN_PREFERENCE]
     best = -1.0
@@ -228,12 +237,8 @@ def best_attack_value(state, data, params, player, work, mix):
         if bdisplay[slot] == ASSASSIN:
             n_assassins += 1
             break
+    country_cards_in_hand(bhand, btype_mask, player, work, -1, 0)
     per_country = work[W_PER_COUNTRY]
-    per_country[:] = 0
-    for t in range(1, bhand.shape[1]):
-        for c in range(4):
-            if (btype_mask[t] >> c) & 1:
-                per_country[c] += bhand[player, t]
     payable = attack_rank_mask(state, data, params, player)
     if payable == 0:
         return -1.0

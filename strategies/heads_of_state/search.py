@@ -64,7 +64,6 @@ from numba import njit
 from sim.core.determinization import best_rows, count_opponents_hands, deal_opponents_hands, pool_from_counts
 from sim.core.random_streams import next_u64, shuffle, splitmix64
 from sim.heads_of_state.betrayal import continue_betrayal_plays
-from sim.heads_of_state.data import R_INFLUENCE_HEXAGON_TIEBREAK
 from strategies.heads_of_state.greedy import bplay_value, greedy_choose, hand_size, open_rank_mask, payable_ranks, take_value
 from strategies.heads_of_state.parameters import (
     D_BPLAY, D_OPTION, D_TAKE, GREEDY, P_CLEAR_LEAD, P_DISTINCT_TAKES, P_FUTURE_ROUNDS_WEIGHT, P_HELD_CARD_VALUE,
@@ -72,7 +71,7 @@ from strategies.heads_of_state.parameters import (
 from sim.heads_of_state.events import (K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, W_BEST_HEX, W_HEX_KEY,
                                        W_INFLUENCE, W_TOP_RANK, WORK_WIDTH, Ctx)
 from sim.heads_of_state.kernel import play_game
-from sim.heads_of_state.scoring import country_influence, noble_majority
+from sim.heads_of_state.scoring import country_influence_as_ruled, noble_majority
 from sim.heads_of_state.state import (N_CHAR_TYPES, N_COUNTRIES, N_RANKS, N_RNG_SOURCES, N_ROUNDS, REVOLUTION,
                                       RNG_SEARCH_0, S_BDECK_N, S_DECK_N, S_GAME_OVER, S_GAME_ROW,
                                       S_N_PLAYERS, S_OPTION, S_REV_N, S_ROUND, copy_into, copy_state, kernel)
@@ -277,12 +276,8 @@ def add_influence_places(state, data, context, values, weight):
     top_rank = context.work[W_TOP_RANK]
     best_hex = context.work[W_BEST_HEX]
     hex_key = context.work[W_HEX_KEY]
-    best_region_only = context.rules[R_INFLUENCE_HEXAGON_TIEBREAK] != 0.0
     for c in range(N_COUNTRIES):
-        country_influence(state, data, c, infl, top_rank, best_hex, hex_key)
-        if best_region_only:
-            for q in range(n_players):
-                hex_key[q] = best_hex[q]
+        country_influence_as_ruled(state, data, context.rules, c, infl, top_rank, best_hex, hex_key)
         first = -1
         second = -1
         for q in range(n_players):
