@@ -273,7 +273,8 @@ def write_best(plan: TuningPlan, study, log) -> Path:
     if plan.objective == "worst":
         others = ", ".join(f"{name} {matchup_credits / matchup_seats:.1%}"
                            for name, matchup_credits, matchup_seats in matchup_results)
-        result = (f"against {plan.n_players - 1} copies of each of {pool}, seat-rotated, wins at least {rate:.1%} "
+        copies = f"{plan.n_players - 1} {'copy' if plan.n_players == 2 else 'copies'}"
+        result = (f"against {copies} of each of {pool}, seat-rotated, wins at least {rate:.1%} "
                   f"[{low:.1%}, {high:.1%}] of {seats:,} fresh seats (worst: {label}; {others}; its starting "
                   f"point's worst: {start_credits / start_seats:.1%})")
     else:
