@@ -774,6 +774,10 @@ def tune_bot(
     objective: Annotated[str, typer.Option("--objective", help="mean: the mean win rate against every mix of the "
                                            "pool; worst: the lowest win rate against n - 1 copies of any one pool "
                                            "bot.")] = "mean",
+    speed_floor: Annotated[Optional[float], typer.Option("--speed-floor", help="Least fraction of greedy's games "
+                                                         "per second (estimated from turns per game in mirror "
+                                                         "games); slower candidates lose the shortfall from their "
+                                                         "score.", show_default=False)] = None,
 ):
     """Tune a bot family's parameters against a pool with Optuna; write the best as a bot YAML.
 
@@ -785,7 +789,7 @@ def tune_bot(
     pool = [bot.strip() for bot in against.split(",") if bot.strip()]
     plan = plan_tuning(game, players, pool, budget, out, family=family, games_per_trial=games_per_trial,
                        batch=batch, seed=seed, name=name, start=start, sampler=sampler,
-                       objective=objective)
+                       objective=objective, speed_floor=speed_floor)
     written = tune(plan, log=lambda message: print(message, file=sys.stderr), progress=True)
     stdout.print(f"tuned bot: {written}\n{yaml.safe_load(written.read_text())['description']}")
 

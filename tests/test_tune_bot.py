@@ -100,6 +100,7 @@ def test_cmaes_searches_around_the_starting_point(tmp_path):
     (["--family", "random"], "--family"),
     (["--sampler", "grid"], "--sampler"),
     (["--objective", "best"], "--objective"),
+    (["--speed-floor", "1.5"], "--speed-floor"),
 ])
 def test_bad_tune_bot_options_are_one_line(tmp_path, arguments, message):
     base = {"--players": "2", "--against": "random", "--budget": "800", "--out": str(tmp_path / "t")}
@@ -119,3 +120,24 @@ def test_every_shipped_tuned_bot_validates_and_names_the_command_that_made_it():
         assert definition.family == "greedy"
         assert "fresh seat-rotated seats" in definition.description or "fresh seats (worst:" in definition.description
         assert path.read_text().startswith(f"# Made by: courtsim tune-bot {game} --players {path.stem[6]} ")
+
+
+def test_a_speed_floor_costs_a_slow_candidate_its_shortfall_and_the_bot_file_states_its_speed(tmp_path):
+    """Heads of State's tuned_2p makes the deck last (Option 1b and 2 take fewer character cards):
+    its mirror games last longer than greedy's, so it is estimated below a 0.95 floor."""
+    plan = tune_bot.plan_tuning("heads-of-state", 2, ["greedy"], 4 * 40, tmp_path / "study", games_per_trial=40,
+                                batch=2, seed=5, start="tuned_2p", sampler="cmaes", speed_floor=0.95)
+    speed, turns, greedy_turns = tune_bot.relative_speed(plan, plan.start, 400)
+    assert speed == greedy_turns / turns and turns > greedy_turns and speed < 0.95
+    assert tune_bot.scored(plan, 0.6, speed) == pytest.approx(0.6 - (0.95 - speed))
+    assert tune_bot.scored(plan, 0.6, 0.97) == 0.6                       # above the floor: no cost
+    defaults = {parameter.name: parameter.default for parameter in plan.parameters}
+    assert tune_bot.relative_speed(plan, defaults, 400)[0] == 1.0          # greedy's own defaults
+    written = tune_bot.tune(plan, log=lambda message: None, progress=False)
+    text = written.read_text()
+    description = yaml.safe_load(text)["description"]
+    assert "--speed-floor 0.95" in text.splitlines()[0] and "of greedy's games per second (floor 95%)" in description
+    record = yaml.safe_load((plan.out_dir / "tuning.yaml").read_text())
+    assert record["plan"]["speed_floor"] == 0.95 and 0 < record["fresh_speed"]["relative"] <= 1.5
+    trial = tune_bot.completed(tune_bot.open_study(plan))[0]
+    assert trial.value == pytest.approx(tune_bot.scored(plan, trial.user_attrs["win_rate"], trial.user_attrs["speed"]))

@@ -84,6 +84,10 @@ class GameEngine(Protocol):
         """Play games first_game .. first_game+n_games-1; return {table: {column: array}}.
         Every table has a ``game_index`` column. One compiled call per chunk, no Python per game."""
 
+    def turns_per_game(self, tables: dict[str, dict[str, np.ndarray]]) -> np.ndarray:
+        """The turns each game of a chunk's tables lasted, in game order (a bot's games per second
+        falls with the turns its games last: ``tune-bot --speed-floor``)."""
+
     def replay(self, setup: GameSetup, n_players: int, bots: list[BotSeat], seed: int,
                game_index: int) -> str:
         """The readable step-by-step log of one game (identical to that game inside any run)."""

@@ -179,6 +179,11 @@ class HeadsOfStateEngine:
         nb = int(context.counters[ev.K_BETRAYAL_N])
         return self.tables_of_chunk(setup, context.games, context.seats, context.betrayals[:nb], context.country, n_players, bots, seed)
 
+    def turns_per_game(self, tables) -> np.ndarray:
+        """Turns started in the three rounds of each game (§4)."""
+        games = tables["games"]
+        return np.asarray(games["turns_round_1"] + games["turns_round_2"] + games["turns_round_3"], np.int64)
+
     def table_schemas(self, setup=None) -> dict:
         """Every table's declared columns (sim.core.table_schema) for this setup's data."""
         return table_schemas((setup or self.load_setup()).description)

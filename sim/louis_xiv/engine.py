@@ -77,6 +77,12 @@ class LouisXIVEngine:
                           game_rows, seat_rows, courtier_rows)
         return self.tables_of_chunk(setup, game_rows, seat_rows, courtier_rows, seed, bots)
 
+    def turns_per_game(self, tables) -> np.ndarray:
+        """Influence turns (§4.2) of every seat of each game, summed."""
+        seats = tables["seats"]
+        return np.bincount(np.unique(seats["game_index"], return_inverse=True)[1],
+                           weights=seats["influence_turns"]).astype(np.int64)
+
     def table_schemas(self, setup=None) -> dict:
         """Every table's declared columns (sim.core.table_schema), for this setup's rounds."""
         setup = setup or self.load_setup()

@@ -17,6 +17,14 @@ When the game budget is spent, the best few candidates are re-evaluated on fresh
 game indices), because the winner of a noisy search is optimistically biased; the best of the
 re-evaluation is written as a bot YAML whose description carries its re-evaluated win rate and
 95% interval against the pool.
+
+With a speed floor (``--speed-floor 0.8``) a candidate must also play at that fraction of greedy's
+games per second. A bot's games per second fall with the turns its games last (a bot that takes
+fewer cards per turn makes the deck last longer; the engine's cost per turn is much the same for
+every parameter setting: measured for Heads of State's tuned bots), so its speed is estimated,
+deterministically, as greedy's turns per game over its own, both in mirror games (every seat the
+same bot) on the same seeds. A candidate below the floor loses the shortfall from its score (one
+point of win rate per point of speed), so the study settles on a bot that is fast enough.
 """
 from __future__ import annotations
 
@@ -47,6 +55,8 @@ OBJECTIVES = ("mean", "worst")
 CMAES_SIGMA0 = 0.03
 # fresh games for the re-evaluation start here, far beyond any training game index
 FRESH_GAMES_OFFSET = 2**30
+# the bot whose games per second a speed floor is a fraction of
+SPEED_BASELINE = "greedy"
 
 
 @dataclass
@@ -68,6 +78,8 @@ class TuningPlan:
     setup: GameSetup | None = None   # the printed rules, loaded once for every evaluation
     command: str = ""                # the courtsim command that makes this study (the bot file's header)
     objective: str = "mean"          # mean: every multiset of the pool; worst: the worst of n - 1 copies of each
+    speed_floor: float | None = None  # least estimated fraction of greedy's games per second (None: any speed)
+    baseline: BotSeat | None = None  # greedy, whose mirror games the speed is measured against
 
     @property
     def parameters(self) -> tuple[Parameter, ...]:
@@ -76,7 +88,8 @@ class TuningPlan:
 
 def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_dir: Path, family: str = "greedy",
                 games_per_trial: int = 400, batch: int = 8, seed: int = 0, name: str | None = None,
-                start: str | None = None, sampler: str = "tpe", top: int = 3, objective: str = "mean") -> TuningPlan:
+                start: str | None = None, sampler: str = "tpe", top: int = 3, objective: str = "mean",
+                speed_floor: float | None = None) -> TuningPlan:
     """Validate everything before a game is played (one-line ConfigErrors)."""
     engine = registry.get_engine(game)
     if n_players not in engine.player_counts:
@@ -100,6 +113,10 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
         raise ConfigError(f"--sampler: expected {' or '.join(SAMPLERS)}, found {sampler!r}")
     if objective not in OBJECTIVES:
         raise ConfigError(f"--objective: expected {' or '.join(OBJECTIVES)}, found {objective!r}")
+    if speed_floor is not None and not 0.0 < speed_floor <= 1.0:
+        raise ConfigError(f"--speed-floor: expected a fraction of {SPEED_BASELINE}'s games per second above 0 and "
+                          f"at most 1, found {speed_floor}")
+    baseline = catalogue.definition(game, SPEED_BASELINE, "--speed-floor").bot_seat() if speed_floor else None
     if start is not None:
         definition = catalogue.definition(game, start, "--start")
         if definition.family != family:
@@ -110,11 +127,12 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
     command = (f"courtsim tune-bot {game} --players {n_players} --against {','.join(against)} --budget {budget} "
                f"--games-per-trial {games_per_trial} --batch {batch} --seed {seed} --sampler {sampler}"
                + (f" --objective {objective}" if objective != "mean" else "")
+               + (f" --speed-floor {speed_floor:g}" if speed_floor else "")
                + (f" --family {family}" if family != "greedy" else "") + (f" --start {start}" if start else "")
                + (f" --name {name}" if name else "") + f" --out {out_dir}")
     return TuningPlan(game, n_players, family, pool, budget, games_per_trial, batch, seed, Path(out_dir),
                       name or f"tuned_{n_players}p", start_values, sampler, top, setup=engine.load_setup(),
-                      command=command, objective=objective)
+                      command=command, objective=objective, speed_floor=speed_floor, baseline=baseline)
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -178,6 +196,46 @@ def evaluate(plan: TuningPlan, values: dict[str, float], games: int, first_game:
     return credits, seats
 
 
+def mirror_games(plan: TuningPlan, games: int) -> int:
+    """Mirror games a speed estimate plays: a quarter of the evaluation's, at least 100."""
+    return max(100, games // 4)
+
+
+def mean_turns(plan: TuningPlan, bot: BotSeat, games: int, first_game: int) -> float:
+    """Mean turns per game of ``bot`` in every seat, over ``games`` games from ``first_game``."""
+    engine = registry.get_engine(plan.game)
+    tables = engine.play_chunk(plan.setup, plan.n_players, [bot] * plan.n_players, plan.seed, first_game, games)
+    return float(np.mean(engine.turns_per_game(tables)))
+
+
+def relative_speed(plan: TuningPlan, values: dict[str, float], games: int, first_game: int = 0) -> tuple[float, float, float]:
+    """(estimated speed as a fraction of greedy's games per second, the candidate's turns per game,
+    greedy's): greedy's turns per game over the candidate's, in mirror games on the same seeds."""
+    count = mirror_games(plan, games)
+    baseline = mean_turns(plan, plan.baseline, count, first_game)
+    turns = mean_turns(plan, candidate_bot(plan, values), count, first_game)
+    return baseline / turns, turns, baseline
+
+
+def scored(plan: TuningPlan, rate: float, speed: float | None) -> float:
+    """The study's value of a candidate: its win rate, less its speed's shortfall below the floor."""
+    if plan.speed_floor is None or speed is None:
+        return rate
+    return rate - max(0.0, plan.speed_floor - speed)
+
+
+def evaluate_trial(plan: TuningPlan, trial, games: int) -> float:
+    """Play one asked trial; keep its win rate (and speed) on the trial; return its value."""
+    credits, seats = evaluate(plan, trial.params, games)
+    trial.set_user_attr("win_rate", credits / seats)
+    speed = None
+    if plan.speed_floor is not None:
+        speed, turns, _ = relative_speed(plan, trial.params, games)
+        trial.set_user_attr("speed", speed)
+        trial.set_user_attr("turns_per_game", turns)
+    return scored(plan, credits / seats, speed)
+
+
 # ----------------------------------------------------------------------------- the study
 
 def distributions(plan: TuningPlan) -> dict:
@@ -220,7 +278,8 @@ def plan_record(plan: TuningPlan) -> dict:
     return {"game": plan.game, "players": plan.n_players, "family": plan.family,
             "pool": [bot.name for bot in plan.pool], "games_per_trial": plan.games_per_trial,
             "seed": plan.seed, "start": plan.start,
-            **({"objective": plan.objective} if plan.objective != "mean" else {})}
+            **({"objective": plan.objective} if plan.objective != "mean" else {}),
+            **({"speed_floor": plan.speed_floor} if plan.speed_floor is not None else {})}
 
 
 def completed(study) -> list:
@@ -243,10 +302,10 @@ def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = 
             size = 1 if not done else min(plan.batch, total_trials - len(done))
             asked = [study.ask(space) for _ in range(size)]
             for trial in asked:
-                credits, seats = evaluate(plan, trial.params, plan.games_per_trial)
-                study.tell(trial, credits / seats)
-                advance([credits / seats])
-                done.append(credits / seats)
+                value = evaluate_trial(plan, trial, plan.games_per_trial)
+                study.tell(trial, value)
+                advance([value])
+                done.append(value)
     return write_best(plan, study, log)
 
 
@@ -263,9 +322,12 @@ def write_best(plan: TuningPlan, study, log) -> Path:
     for trial in best:
         matchup_results = evaluate_matchups(plan, trial.params, fresh, first_game=FRESH_GAMES_OFFSET)
         _, credits, seats = worst(matchup_results)
-        results.append((credits / seats, matchup_results, trial))
-        log(f"re-evaluated trial {trial.number} (training {trial.value:.1%}): {credits / seats:.1%} on {seats:,} fresh seats")
-    rate, matchup_results, trial = max(results, key=lambda entry: entry[0])
+        speed = relative_speed(plan, trial.params, fresh, FRESH_GAMES_OFFSET) if plan.speed_floor else None
+        value = scored(plan, credits / seats, speed[0] if speed else None)
+        results.append((value, credits / seats, matchup_results, speed, trial))
+        log(f"re-evaluated trial {trial.number} (training {trial.value:.1%}): {credits / seats:.1%} on {seats:,} fresh seats"
+            + (f", an estimated {speed[0]:.0%} of {SPEED_BASELINE}'s games per second" if speed else ""))
+    _, rate, matchup_results, speed, trial = max(results, key=lambda entry: entry[0])
     label, credits, seats = worst(matchup_results)
     _, start_credits, start_seats = worst(evaluate_matchups(plan, plan.start, fresh, first_game=FRESH_GAMES_OFFSET))
     low, high = (float(bound) for bound in wilson_interval(credits, seats))
@@ -280,6 +342,9 @@ def write_best(plan: TuningPlan, study, log) -> Path:
     else:
         result = (f"against {pool}: wins {rate:.1%} [{low:.1%}, {high:.1%}] of {seats:,} fresh seat-rotated seats "
                   f"(its starting point: {start_credits / start_seats:.1%})")
+    if speed:
+        result += (f"; its games last {speed[1]:.1f} turns ({SPEED_BASELINE}'s {speed[2]:.1f}): an estimated "
+                   f"{speed[0]:.0%} of {SPEED_BASELINE}'s games per second (floor {plan.speed_floor:.0%})")
     bot = {
         "name": plan.name, "game": plan.game, "family": plan.family,
         "description": f"Tuned by courtsim tune-bot at {plan.n_players} players {result}.",
@@ -296,6 +361,9 @@ def write_best(plan: TuningPlan, study, log) -> Path:
                                                                      "seats": matchup_seats}
                                                               for name, matchup_credits, matchup_seats in matchup_results},
                                            "start_fresh_win_rate": start_credits / start_seats,
+                                           **({"fresh_speed": {"relative": speed[0], "turns_per_game": speed[1],
+                                                               f"{SPEED_BASELINE}_turns_per_game": speed[2]}}
+                                              if speed else {}),
                                            "trials": len(completed(study)), "plan": plan_record(plan)},
                                           sort_keys=False).encode("utf-8"), plan.out_dir / "tuning.yaml")
     return path
