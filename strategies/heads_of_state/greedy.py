@@ -210,10 +210,16 @@ def best_take_reach(state, data, params, player, work, mix, rank_mask):
 
 
 @kernel
-def betrayal_card_gain(state, data, params, player, work, mix, card, delta):
+def reach_now(state, data, params, player, work, mix):
+    """The best victim p's betrayal hand reaches as it is, no victim counted as 0 (collecting for
+    later: any rank): the ``before`` of betrayal_card_gain, computed once per decision."""
+    return max(reachable_victim_value(state, data, params, player, work, mix, ALL_RANKS, -1, 0), 0.0)
+
+
+@kernel
+def betrayal_card_gain(state, data, params, player, work, mix, card, delta, before):
     """How much ``delta`` (+1 taken / -1 discarded) cards of type ``card`` change the best victim
-    p's betrayal hand can reach, from no victim counted as 0 (collecting for later: any rank)."""
-    before = max(reachable_victim_value(state, data, params, player, work, mix, ALL_RANKS, -1, 0), 0.0)
+    p's betrayal hand can reach (``before``: reach_now)."""
     after = max(reachable_victim_value(state, data, params, player, work, mix, ALL_RANKS, card, delta), 0.0)
     return after - before
 
@@ -320,37 +326,50 @@ def collect_gain(state, data, params, player, work, mix):
     """The most a displayed betrayal card adds to the best victim p's betrayal hand reaches."""
     best = 0.0
     bdisplay = state.bdisplay
+    before = reach_now(state, data, params, player, work, mix)
     for slot in range(bdisplay.shape[0]):
-        if bdisplay[slot] >= 0:
-            gain = betrayal_card_gain(state, data, params, player, work, mix, bdisplay[slot], 1)
-            if gain > best:
-                best = gain
+        card = bdisplay[slot]
+        if card < 0 or shown_earlier(bdisplay, slot, card):
+            continue
+        gain = betrayal_card_gain(state, data, params, player, work, mix, card, 1, before)
+        if gain > best:
+            best = gain
     return best
 
 
 @kernel
-def btake_value(state, data, params, player, work, mix, slot, card):
+def shown_earlier(bdisplay, slot, card):
+    """Whether a betrayal-display slot before ``slot`` shows the same card type (its gain is known)."""
+    for earlier in range(slot):
+        if bdisplay[earlier] == card:
+            return True
+    return False
+
+
+@kernel
+def btake_value(state, data, params, player, work, mix, slot, card, before):
     """Greedy value of a betrayal-take row (slot -1 = a blind deck draw): betrayal_deck_value for
     the deck; a displayed assassin 2 + assassin_preference, a country card 1, each plus
-    betrayal_take_weight x the victim value it adds to the betrayal hand's reach."""
+    betrayal_take_weight x the victim value it adds to the betrayal hand's reach (``before``:
+    reach_now, or 0 when betrayal_take_weight is 0)."""
     if slot < 0:
         return params[P_BETRAYAL_DECK_VALUE]
     value = 2.0 + params[P_ASSASSIN_PREFERENCE] if card == ASSASSIN else 1.0
     weight = params[P_BETRAYAL_TAKE_WEIGHT]
     if weight > 0.0:
-        value += weight * betrayal_card_gain(state, data, params, player, work, mix, card, 1)
+        value += weight * betrayal_card_gain(state, data, params, player, work, mix, card, 1, before)
     return value
 
 
 @kernel
-def bdiscard_value(state, data, params, player, work, mix, card):
+def bdiscard_value(state, data, params, player, work, mix, card, before):
     """Greedy value of discarding a betrayal card of type ``card`` (the highest goes): country cards
     before assassins (by assassin_preference), less so the more victim value the card gives the
     hand (betrayal_take_weight)."""
     value = -params[P_ASSASSIN_PREFERENCE] if card == ASSASSIN else 1.0
     weight = params[P_BETRAYAL_TAKE_WEIGHT]
     if weight > 0.0:
-        value += weight * betrayal_card_gain(state, data, params, player, work, mix, card, -1)
+        value += weight * betrayal_card_gain(state, data, params, player, work, mix, card, -1, before)
     return value
 
 
@@ -401,6 +420,15 @@ def greedy_option(state, data, context, player, params, moves, n):
 
 
 @kernel
+def betrayal_reach_before(state, data, params, player, work, mix):
+    """reach_now once for a betrayal take or discard decision's rows; 0 (unused) when
+    betrayal_take_weight is 0, as then no row looks at the reach."""
+    if params[P_BETRAYAL_TAKE_WEIGHT] > 0.0:
+        return reach_now(state, data, params, player, work, mix)
+    return 0.0
+
+
+@kernel
 def greedy_choose(state, data, context, player, kind, n):
     moves = context.moves
     params = context.bot_params[player]
@@ -437,8 +465,9 @@ def greedy_choose(state, data, context, player, kind, n):
         return best
     elif kind == D_BTAKE:
         mix = context.rules[R_MIX_ASSASSIN_COUNTRY] != 0.0
+        before = betrayal_reach_before(state, data, params, player, context.work, mix)
         for i in range(n):
-            v = btake_value(state, data, params, player, context.work, mix, moves[i, 0], moves[i, 1])
+            v = btake_value(state, data, params, player, context.work, mix, moves[i, 0], moves[i, 1], before)
             if v > best_value:
                 best_value = v
                 best = i
@@ -488,8 +517,9 @@ def greedy_choose(state, data, context, player, kind, n):
         return 0
     elif kind == D_BDISCARD:
         mix = context.rules[R_MIX_ASSASSIN_COUNTRY] != 0.0
+        before = betrayal_reach_before(state, data, params, player, context.work, mix)
         for i in range(n):
-            v = bdiscard_value(state, data, params, player, context.work, mix, moves[i, 0])
+            v = bdiscard_value(state, data, params, player, context.work, mix, moves[i, 0], before)
             if v > best_value:
                 best_value = v
                 best = i
