@@ -19,19 +19,20 @@ re-evaluation is written as a bot YAML whose description carries its re-evaluate
 95% interval against the pool.
 
 With a speed floor (``--speed-floor 0.8``) a candidate must also play at that fraction of greedy's
-games per second. A bot's games per second fall with the turns its games last (a bot that takes
-fewer cards per turn makes the deck last longer; the engine's cost per turn is much the same for
-every parameter setting: measured for Heads of State's tuned bots), so its speed is estimated,
+games per second. A bot's games per second fall mostly with the turns its games last (a bot that
+takes fewer cards per turn makes the deck last longer), so its speed is estimated,
 deterministically, as greedy's turns per game over its own, both in mirror games (every seat the
-same bot) on the same seeds. A candidate below the floor loses the shortfall from its score (one
-point of win rate per point of speed), so the study settles on a bot that is fast enough.
+same bot) on the same seeds. The estimate does not see a costlier turn (Heads of State's betrayal
+reach, betrayal_take_weight and betrayal_collect_value, costs ~10% more per turn): check the
+written bot with ``courtsim bench``. A candidate below the floor loses the shortfall from its score
+(one point of win rate per point of speed), so the study settles on a bot that is fast enough.
 """
 from __future__ import annotations
 
 import itertools
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -80,6 +81,8 @@ class TuningPlan:
     objective: str = "mean"          # mean: every multiset of the pool; worst: the worst of n - 1 copies of each
     speed_floor: float | None = None  # least estimated fraction of greedy's games per second (None: any speed)
     baseline: BotSeat | None = None  # greedy, whose mirror games the speed is measured against
+    # greedy's mean turns per game by (games, first game): the same for every candidate, played once
+    baseline_turns: dict[tuple[int, int], float] = field(default_factory=dict)
 
     @property
     def parameters(self) -> tuple[Parameter, ...]:
@@ -116,7 +119,8 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
     if speed_floor is not None and not 0.0 < speed_floor <= 1.0:
         raise ConfigError(f"--speed-floor: expected a fraction of {SPEED_BASELINE}'s games per second above 0 and "
                           f"at most 1, found {speed_floor}")
-    baseline = catalogue.definition(game, SPEED_BASELINE, "--speed-floor").bot_seat() if speed_floor else None
+    baseline = (catalogue.definition(game, SPEED_BASELINE, "--speed-floor").bot_seat()
+                if speed_floor is not None else None)
     if start is not None:
         definition = catalogue.definition(game, start, "--start")
         if definition.family != family:
@@ -196,7 +200,7 @@ def evaluate(plan: TuningPlan, values: dict[str, float], games: int, first_game:
     return credits, seats
 
 
-def mirror_games(plan: TuningPlan, games: int) -> int:
+def mirror_games(games: int) -> int:
     """Mirror games a speed estimate plays: a quarter of the evaluation's, at least 100."""
     return max(100, games // 4)
 
@@ -211,8 +215,11 @@ def mean_turns(plan: TuningPlan, bot: BotSeat, games: int, first_game: int) -> f
 def relative_speed(plan: TuningPlan, values: dict[str, float], games: int, first_game: int = 0) -> tuple[float, float, float]:
     """(estimated speed as a fraction of greedy's games per second, the candidate's turns per game,
     greedy's): greedy's turns per game over the candidate's, in mirror games on the same seeds."""
-    count = mirror_games(plan, games)
-    baseline = mean_turns(plan, plan.baseline, count, first_game)
+    count = mirror_games(games)
+    key = (count, first_game)
+    if key not in plan.baseline_turns:
+        plan.baseline_turns[key] = mean_turns(plan, plan.baseline, count, first_game)
+    baseline = plan.baseline_turns[key]
     turns = mean_turns(plan, candidate_bot(plan, values), count, first_game)
     return baseline / turns, turns, baseline
 
@@ -322,7 +329,8 @@ def write_best(plan: TuningPlan, study, log) -> Path:
     for trial in best:
         matchup_results = evaluate_matchups(plan, trial.params, fresh, first_game=FRESH_GAMES_OFFSET)
         _, credits, seats = worst(matchup_results)
-        speed = relative_speed(plan, trial.params, fresh, FRESH_GAMES_OFFSET) if plan.speed_floor else None
+        speed = (relative_speed(plan, trial.params, fresh, FRESH_GAMES_OFFSET)
+                 if plan.speed_floor is not None else None)
         value = scored(plan, credits / seats, speed[0] if speed else None)
         results.append((value, credits / seats, matchup_results, speed, trial))
         log(f"re-evaluated trial {trial.number} (training {trial.value:.1%}): {credits / seats:.1%} on {seats:,} fresh seats"
