@@ -751,6 +751,103 @@ def print_comparison(directory: Path) -> None:
                  f" (of {table.height}); report: {directory / 'report.html'}")
 
 
+@app.command()
+@user_errors
+def sweep(
+    sweep_file: Annotated[str, typer.Argument(
+        help="Sweep YAML (a path, or a name in configs/sweeps/).", show_default=False)],
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Sweep directory (default: the sweep's out, else runs/sweeps/<name>).",
+        show_default=False)] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", help="Worker processes (default: the sweep's, else the experiment's jobs).",
+        show_default=False)] = None,
+    games_per_matchup: Annotated[Optional[int], typer.Option(
+        "--games-per-matchup", help="Games per match-up in every cell (default: the sweep's, else the "
+                                    "experiment's).", show_default=False)] = None,
+):
+    """Sweep rule values: every cell of a grid (or list) of variant paths, crossed with bot pools,
+    played on common random numbers; DIR/sweep.parquet and DIR/report.html. Resumes cell by cell.
+
+    Example: courtsim sweep heads_of_state_assassin_cubes
+    """
+    from sim.core.arguments import check_game_count
+    from sim.studies.sweep import find_sweep, plan_sweep, run_sweep
+
+    if jobs is not None:
+        check_jobs(jobs, "--jobs")
+    if games_per_matchup is not None:
+        check_game_count(games_per_matchup, "--games-per-matchup")
+    plan = plan_sweep(find_sweep(sweep_file), out, jobs=jobs, games_per_matchup=games_per_matchup)
+    directory = keeping_finished_chunks(plan.out_dir, lambda: run_sweep(
+        plan, log=lambda message: print(message, file=sys.stderr), progress=True))
+    print_sweep(directory)
+
+
+def print_sweep(directory: Path) -> None:
+    """Each target's cells that meet it, and where the report is."""
+    import polars as pl
+    import yaml as yaml_module
+
+    from reports.sweep_report import target_status
+
+    record = yaml_module.safe_load((directory / "sweep.yaml").read_text(encoding="utf-8"))
+    statuses = target_status(pl.read_parquet(directory / "sweep.parquet").to_pandas(), record.get("targets") or [])
+    if len(statuses):
+        listing = Table("target", "meets", "may meet", "misses")
+        for target, rows in statuses.groupby("target", sort=False):
+            counts = rows["status"].value_counts()
+            listing.add_row(str(target), *(str(int(counts.get(status, 0))) for status in ("meets", "may meet", "misses")))
+        stdout.print(listing)
+    stdout.print(f"{len(record['cells'])} cells; table: {directory / 'sweep.parquet'}; report: {directory / 'report.html'}")
+
+
+@app.command()
+@user_errors
+def tune(
+    tuning_file: Annotated[str, typer.Argument(
+        help="Tuning YAML (a path, or a name in configs/tuning/).", show_default=False)],
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Tuning directory (default: the file's out, else runs/tuning/<name>).",
+        show_default=False)] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", help="Worker processes per candidate (default: the file's, else the experiment's jobs).",
+        show_default=False)] = None,
+):
+    """Tune the rules toward balance targets: Optuna (NSGA-II or TPE) minimises the targets' miss
+    and the change from the printed rules, with successive halving over rungs of games; the best
+    Pareto candidates are re-evaluated on fresh games and written as variant files. Resumes.
+
+    Example: courtsim tune heads_of_state_2p_balance
+    """
+    from sim.studies.tune_rules import find_tuning, plan_tuning, tune as tune_rules
+
+    if jobs is not None:
+        check_jobs(jobs, "--jobs")
+    plan = plan_tuning(find_tuning(tuning_file), out, jobs=jobs)
+    stdout.print(f"{plan.tuning.name}: {plan.game}, {plan.tuning.trials} candidates over "
+                 f"{len(plan.parameters)} {'value' if len(plan.parameters) == 1 else 'values'}, rungs of "
+                 f"{', '.join(f'{games:,}' for games in plan.tuning.rungs)} games per match-up -> {plan.out_dir}")
+    directory = keeping_finished_chunks(plan.out_dir, lambda: tune_rules(
+        plan, log=lambda message: print(message, file=sys.stderr), progress=True))
+    print_tuning(directory)
+
+
+def print_tuning(directory: Path) -> None:
+    """The recommended candidates with their fresh misses, and where the report is."""
+    import yaml as yaml_module
+
+    record = yaml_module.safe_load((directory / "tuning.yaml").read_text(encoding="utf-8"))
+    listing = Table("candidate", "values", "change", "fresh miss", "targets")
+    for entry in record["recommended"]:
+        listing.add_row(entry["name"], ", ".join(f"{name} {value:g}" if isinstance(value, float) else f"{name} {value}"
+                                                 for name, value in entry["values"].items()),
+                        f"{entry['change']:.2f}", f"{entry['fresh_miss']:.2f}",
+                        "; ".join(target["status"] for target in entry["targets"]))
+    stdout.print(listing)
+    stdout.print(f"variants: {directory / 'recommended'}; report: {directory / 'report.html'}")
+
+
 @app.command("tune-bot")
 @user_errors
 def tune_bot(
@@ -773,7 +870,8 @@ def tune_bot(
                                            "one batch per generation).")] = "tpe",
     objective: Annotated[str, typer.Option("--objective", help="mean: the mean win rate against every mix of the "
                                            "pool; worst: the lowest win rate against n - 1 copies of any one pool "
-                                           "bot.")] = "mean",
+                                           "bot; field: the lowest mean win rate of n - 1 candidate seats against "
+                                           "one of any pool bot; both: the lowest of worst's and field's.")] = "mean",
     speed_floor: Annotated[Optional[float], typer.Option("--speed-floor", help="Least fraction of greedy's games "
                                                          "per second (estimated from turns per game in mirror "
                                                          "games); slower candidates lose the shortfall from their "

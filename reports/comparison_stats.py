@@ -141,6 +141,19 @@ def linearised(values: np.ndarray, f) -> tuple[float, np.ndarray]:
     return value, value + (values - means) @ gradient
 
 
+def estimate(values: np.ndarray, f, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """``(value, low, high)`` of metric ``f`` over one arm's games (games x k): the t interval of
+    the mean of the linearised per-game values (the delta method). Fewer than two games, or a
+    metric that is not finite, give a nan interval."""
+    value, linear = linearised(values, f)
+    games = len(linear)
+    if games < 2 or not math.isfinite(value):
+        return value, math.nan, math.nan
+    standard_error = float(linear.std(ddof=1)) / math.sqrt(games)
+    quantile = float(stats.t.ppf(0.5 + confidence / 2.0, games - 1))
+    return value, value - quantile * standard_error, value + quantile * standard_error
+
+
 # --- one metric's paired comparison ---------------------------------------------------------
 
 @dataclass(frozen=True)

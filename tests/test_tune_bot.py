@@ -77,6 +77,24 @@ def test_the_worst_objective_scores_a_candidate_by_the_opponent_it_beats_least(t
     assert second.datetime_start >= first.datetime_complete   # the starting point is told before the first batch
 
 
+def test_the_field_objective_seats_the_candidate_n_minus_1_times_against_one_pool_bot(tmp_path):
+    plan = tune_bot.plan_tuning("louis-xiv", 3, ["random", "greedy"], 4 * 60, tmp_path / "study", games_per_trial=60,
+                                batch=2, seed=5, objective="field")
+    assert [label for label, _ in tune_bot.matchups(plan)] == ["one random", "one greedy"]
+    assert tune_bot.matchups(plan)[1][1] == [(1, -1, -1), (-1, 1, -1), (-1, -1, 1)]   # the pool bot in every seat
+    (_, random_credits, random_seats), (_, greedy_credits, greedy_seats) = tune_bot.evaluate_matchups(plan, plan.start, 60)
+    assert random_seats == greedy_seats == 2 * 30   # 60 games over two match-ups, two candidate seats in each
+    assert random_credits / random_seats > greedy_credits / greedy_seats
+    # the candidate is greedy's defaults: in the mirror match-up its seats share the games with greedy's
+    assert 0.2 < greedy_credits / greedy_seats < 0.45 and random_credits / random_seats > 0.45
+    both = tune_bot.plan_tuning("louis-xiv", 3, ["random", "greedy"], 4 * 60, tmp_path / "both", games_per_trial=60,
+                                batch=2, seed=5, objective="both")
+    assert [label for label, _ in tune_bot.matchups(both)] == ["random", "greedy", "one random", "one greedy"]
+    written = tune_bot.tune(both, log=lambda message: None, progress=False)
+    description = yaml.safe_load(written.read_text())["description"]
+    assert "in 2 seats against one of each" in description and "one greedy" in description
+
+
 def test_cmaes_searches_around_the_starting_point(tmp_path):
     plan = tune_bot.plan_tuning("louis-xiv", 2, ["random"], 800, tmp_path / "study", batch=4, seed=3,
                                 sampler="cmaes", start="tuned_2p")

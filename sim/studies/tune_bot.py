@@ -6,7 +6,11 @@ objective it meets every multiset of N - 1 opponents from the pool and its score
 credit (1 / winners for a win, shared wins split). With ``worst`` it meets N - 1 copies of each
 pool bot in turn (the match-ups of a seat-rotated experiment such as ``<game>_tuned``) and its
 score is its win rate in its worst match-up: a bot that must beat every opponent, the search bot
-included, is tuned for the opponent it beats least. Every candidate plays the *same* games (one seed, the same game
+included, is tuned for the opponent it beats least. With ``field`` the candidate takes N - 1 seats
+against one of each pool bot in turn, and its score is its seats' mean win credit in the worst
+match-up: a bot that one search bot among its copies must not beat (self-play from the other side).
+``both`` scores the worst match-up of ``worst`` and ``field`` together, so the bot holds its own
+in either direction. Every candidate plays the *same* games (one seed, the same game
 indices: common random numbers), so candidates are compared on equal luck.
 
 Optuna's ask-and-tell proposes candidates in batches (TPE by default; CMA-ES on request, centred
@@ -50,7 +54,7 @@ from strategies.parameters import Parameter, bot_seat, parameter_vector
 STUDY_FILE = "study.db"
 STUDY_NAME = "tune-bot"
 SAMPLERS = ("tpe", "cmaes")
-OBJECTIVES = ("mean", "worst")
+OBJECTIVES = ("mean", "worst", "field", "both")
 # CMA-ES starts at the starting point with a step of this fraction of every parameter's range
 # (Optuna's CMA-ES works on ranges scaled to 0..1): it refines a good bot rather than forgetting it
 CMAES_SIGMA0 = 0.03
@@ -78,7 +82,7 @@ class TuningPlan:
     fresh_games: int | None = None   # games of each re-evaluation (default: 4 x games_per_trial)
     setup: GameSetup | None = None   # the printed rules, loaded once for every evaluation
     command: str = ""                # the courtsim command that makes this study (the bot file's header)
-    objective: str = "mean"          # mean: every multiset of the pool; worst: the worst of n - 1 copies of each
+    objective: str = "mean"          # mean, worst, field or both (module docstring)
     speed_floor: float | None = None  # least estimated fraction of greedy's games per second (None: any speed)
     baseline: BotSeat | None = None  # greedy, whose mirror games the speed is measured against
     # greedy's mean turns per game by (games, first game): the same for every candidate, played once
@@ -146,12 +150,19 @@ def rotations(opponents: tuple[int, ...]) -> list[tuple[int, ...]]:
     return [opponents[:seat] + (-1,) + opponents[seat:] for seat in range(len(opponents) + 1)]
 
 
+def field_rotations(opponent: int, n_players: int) -> list[tuple[int, ...]]:
+    """One opponent (a pool index) in each seat, the candidate (-1) in every other seat."""
+    return [(-1,) * seat + (opponent,) + (-1,) * (n_players - 1 - seat) for seat in range(n_players)]
+
+
 def matchups(plan: TuningPlan) -> list[tuple[str, list[tuple[int, ...]]]]:
     """(opponents' label, seat orders) of each match-up whose win rate is scored on its own: the
-    whole pool as one (``mean``: every multiset of N - 1 opponents), or each pool bot's N - 1
-    copies (``worst``)."""
-    if plan.objective == "worst":
-        return [(bot.name, rotations((index,) * (plan.n_players - 1))) for index, bot in enumerate(plan.pool)]
+    whole pool as one (``mean``: every multiset of N - 1 opponents), each pool bot's N - 1 copies
+    (``worst``), one of each pool bot among N - 1 candidates (``field``), or both of the last two."""
+    copies = [(bot.name, rotations((index,) * (plan.n_players - 1))) for index, bot in enumerate(plan.pool)]
+    fields = [(f"one {bot.name}", field_rotations(index, plan.n_players)) for index, bot in enumerate(plan.pool)]
+    if plan.objective in ("worst", "field", "both"):
+        return {"worst": copies, "field": fields, "both": copies + fields}[plan.objective]
     multisets = itertools.combinations_with_replacement(range(len(plan.pool)), plan.n_players - 1)
     return [("the pool", [order for opponents in multisets for order in rotations(opponents)])]
 
@@ -169,7 +180,7 @@ def candidate_bot(plan: TuningPlan, values: dict[str, float]) -> BotSeat:
 
 def evaluate_matchups(plan: TuningPlan, values: dict[str, float], games: int,
                       first_game: int = 0) -> list[tuple[str, float, int]]:
-    """(opponents, win credits, seats played) of the candidate in each match-up, over ``games``
+    """(opponents, win credits, seats played) of the candidate's seats in each match-up, over ``games``
     games split evenly over every seating; game indices from ``first_game`` (the same for every
     candidate)."""
     engine = registry.get_engine(plan.game)
@@ -186,7 +197,7 @@ def evaluate_matchups(plan: TuningPlan, values: dict[str, float], games: int,
             seat_rows, game_rows = tables["seats"], tables["games"]
             winners = np.repeat(np.asarray(game_rows["n_winners"], dtype=np.float64), plan.n_players)
             credit = np.where(np.asarray(seat_rows["is_winner"]) > 0, 1.0 / np.maximum(winners, 1.0), 0.0)
-            mine = np.asarray(seat_rows["seat"]) == order.index(-1)
+            mine = np.isin(np.asarray(seat_rows["seat"]), [seat for seat, index in enumerate(order) if index < 0])
             credits += float(credit[mine].sum())
             seats += int(mine.sum())
         results.append((label, credits, seats))
@@ -340,11 +351,15 @@ def write_best(plan: TuningPlan, study, log) -> Path:
     _, start_credits, start_seats = worst(evaluate_matchups(plan, plan.start, fresh, first_game=FRESH_GAMES_OFFSET))
     low, high = (float(bound) for bound in wilson_interval(credits, seats))
     pool = ", ".join(bot.name for bot in plan.pool)
-    if plan.objective == "worst":
+    if plan.objective != "mean":
         others = ", ".join(f"{name} {matchup_credits / matchup_seats:.1%}"
                            for name, matchup_credits, matchup_seats in matchup_results)
         copies = f"{plan.n_players - 1} {'copy' if plan.n_players == 2 else 'copies'}"
-        result = (f"against {copies} of each of {pool}, seat-rotated, wins at least {rate:.1%} "
+        against = {"worst": f"against {copies} of each of {pool}",
+                   "field": f"in {plan.n_players - 1} seats against one of each of {pool}",
+                   "both": f"against {copies} of each of {pool}, and in {plan.n_players - 1} seats against one of each"
+                   }[plan.objective]
+        result = (f"{against}, seat-rotated, wins at least {rate:.1%} "
                   f"[{low:.1%}, {high:.1%}] of {seats:,} fresh seats (worst: {label}; {others}; its starting "
                   f"point's worst: {start_credits / start_seats:.1%})")
     else:
@@ -378,10 +393,12 @@ def write_best(plan: TuningPlan, study, log) -> Path:
 
 
 class trial_progress:
-    """A rich progress bar of trials with the best value so far (silent when ``enabled`` is false)."""
+    """A rich progress bar of trials with the best value so far (silent when ``enabled`` is
+    false); ``best`` picks the best of values (max, or min for a miss), ``shown`` writes it."""
 
-    def __init__(self, enabled: bool, total: int):
+    def __init__(self, enabled: bool, total: int, best: Callable = max, shown: Callable = "{:.1%}".format):
         self.enabled, self.total, self.bar, self.best = enabled, total, None, None
+        self.pick, self.shown = best, shown
 
     def __enter__(self):
         if self.enabled:
@@ -397,8 +414,8 @@ class trial_progress:
         """Count the trials with these values; show the best value so far."""
         if self.bar is None or not values:
             return
-        self.best = max([*values, *([] if self.best is None else [self.best])])
-        self.bar.update(self.task, advance=len(values), best=f"{self.best:.1%}")
+        self.best = self.pick([*values, *([] if self.best is None else [self.best])])
+        self.bar.update(self.task, advance=len(values), best=self.shown(self.best))
 
     def __exit__(self, *exception):
         if self.bar is not None:

@@ -1,0 +1,550 @@
+"""``courtsim tune``: the smallest rule change that meets balance targets, found with Optuna.
+
+A tuning file (``configs/tuning/<name>.yaml``) names an experiment (the bots, match-ups and
+seed every candidate plays), the balance targets (reports.targets) and a parameter space of
+variant paths::
+
+    name: heads_of_state_2p_balance
+    experiment: heads_of_state_mirror
+    players: [2]                             # optional: instead of the experiment's
+    bots: ["tuned_{players}p"]               # optional: instead of the experiment's pool
+    space:
+      - path: assassin_bag.own_cubes
+        range: {from: 1, to: 4, step: 1}     # integers; without step a continuous range
+      - path: rules.some_switch
+        values: [false, true]                # a list: categorical (linked: as in a sweep)
+    targets:
+      - {metric: "seat_*_win_rate", fair_share_within: 0.01}
+    trials: 40
+    rungs: [1000, 4000]                      # games per match-up at each rung (successive halving)
+    keep: 0.34                               # share of a rung's candidates promoted to the next
+    sampler: nsga2                           # or tpe (both multi-objective in Optuna)
+    seed: 0
+    top: 3                                   # Pareto candidates re-evaluated on fresh games
+    fresh_games_per_matchup: 8000            # default: twice the last rung
+    out: runs/tuning/heads_of_state_2p_balance
+
+Two objectives, both minimised: the **miss** (the sum over targets of how far the worst
+estimate lies outside its band, in points for a rate; 0 = every target met), and the **change**
+from the printed rules (per parameter |value - printed| / its range's width, 1 for a changed
+category, summed). The printed rules are the first candidate. Every candidate plays the same
+games at a rung (common random numbers), so candidates are compared on equal luck.
+
+The budget schedule is successive halving over the rungs: a candidate plays the first rung; it
+goes on to the next only if its miss is within the best ``keep`` share of the misses played at
+that rung so far (the first ``ceil(1 / keep)`` always go on), else it is pruned. Optuna's
+pruners are single-objective, so the rung rule is applied here, in the ask-and-tell loop; the
+study (SQLite in DIR, resumable) holds the values of every candidate's last rung.
+
+When the trials are spent, the Pareto-optimal candidates (no other has both a smaller miss and
+a smaller change) with the smallest misses are re-evaluated on fresh games, because the winner
+of a noisy search is optimistically biased, and each is written as a variant file
+(``DIR/recommended/<name>_<k>.yaml``) whose description carries the re-evaluated figures.
+``DIR/tuning.parquet`` has one row per candidate, ``DIR/recommended.parquet`` the re-evaluated
+estimates, ``DIR/report.html`` the Pareto table and plot.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Literal, Optional
+
+import polars as pl
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from reports import targets as balance_targets
+from sim import registry
+from sim.core import results, variants
+from sim.core import run_manifest as manifests
+from sim.core.engine import ConfigError
+from sim.core.experiments import GameCount, NAME_PATTERN, find_experiment, load_experiment
+from sim.core.yaml_files import read_yaml_mapping, validate
+from sim.studies import sweep
+from sim.studies.tune_bot import trial_progress
+
+FORMAT = 1
+STUDY_FILE = "study.db"
+STUDY_NAME = "tune"
+PLAN_FILE = "tuning.yaml"
+TABLE_FILE = "tuning.parquet"
+RECOMMENDED_TABLE = "recommended.parquet"
+RECOMMENDED_DIR = "recommended"
+TUNING_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "tuning"
+SAMPLERS = ("nsga2", "tpe")
+OBJECTIVES = ("miss", "change")
+# fresh games for the re-evaluation start here, far beyond any training game index
+FRESH_GAMES_OFFSET = 2**29
+
+
+# ----------------------------------------------------------------------------- the file
+
+class SpaceRange(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    start: float = Field(alias="from")
+    to: float
+    step: Optional[float] = Field(None, gt=0)
+
+    @model_validator(mode="after")
+    def ordered(self):
+        if not self.start < self.to:
+            raise ValueError(f"expected from < to, found from {self.start:g} and to {self.to:g}")
+        return self
+
+    @property
+    def integer(self) -> bool:
+        return self.step is not None and all(float(number).is_integer() for number in (self.start, self.to, self.step))
+
+
+class SpaceParameter(BaseModel):
+    """One tuned value: a game-data path or ``rules.<switch>``, a range or a list of values."""
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    path: str = Field(min_length=1)
+    name: Optional[str] = Field(None, pattern=NAME_PATTERN)
+    label: Optional[str] = None
+    value_range: Optional[SpaceRange] = Field(None, alias="range")
+    values: Optional[list[sweep.Value]] = Field(None, min_length=2)
+    linked: dict[str, list[sweep.Value]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def one_way_of_giving_values(self):
+        if (self.values is None) == (self.value_range is None):
+            raise ValueError("expected either range: {from, to, step} or values: [...]")
+        if self.linked and self.values is None:
+            raise ValueError("linked: needs values: (one linked value per value)")
+        for linked_path, linked in self.linked.items():
+            if len(linked) != len(self.values):
+                raise ValueError(f"linked.{linked_path}: expected {len(self.values)} values, found {len(linked)}")
+        return self
+
+    @property
+    def column(self) -> str:
+        return self.name or self.path.split(".")[-1]
+
+
+class TuningFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(pattern=NAME_PATTERN)
+    description: str = ""
+    experiment: str = Field(min_length=1)
+    players: Optional[list[int]] = Field(None, min_length=1)
+    bots: Optional[list[str]] = Field(None, min_length=1)
+    space: list[SpaceParameter] = Field(min_length=1)
+    targets: list[sweep.Target] = Field(min_length=1)
+    trials: int = Field(ge=1, le=10_000)
+    rungs: list[GameCount] = Field(min_length=1, max_length=6)
+    keep: float = Field(0.34, gt=0, le=1)
+    sampler: Literal["nsga2", "tpe"] = "nsga2"
+    seed: int = Field(0, ge=0)
+    top: int = Field(3, ge=1, le=20)
+    fresh_games_per_matchup: Optional[GameCount] = None
+    jobs: Optional[int] = None
+    out: Optional[str] = None
+
+    @model_validator(mode="after")
+    def rising_rungs(self):
+        if any(later <= earlier for earlier, later in zip(self.rungs, self.rungs[1:])):
+            raise ValueError(f"rungs: expected rising games per match-up, found {self.rungs}")
+        names = [parameter.column for parameter in self.space]
+        if len(set(names)) != len(names):
+            raise ValueError(f"space: expected a name of its own for every parameter, found {names}")
+        return self
+
+
+def find_tuning(name_or_path: str) -> Path:
+    """A path as given, or ``configs/tuning/<name>.yaml``."""
+    path = Path(name_or_path)
+    if path.exists() or path.suffix in (".yaml", ".yml") or "/" in name_or_path:
+        return path
+    return TUNING_DIR / f"{name_or_path}.yaml"
+
+
+# ----------------------------------------------------------------------------- the plan
+
+@dataclass
+class Tuned:
+    """A parameter resolved: its column, path, kind, bounds or values, and printed value."""
+    column: str
+    label: str
+    path: str
+    kind: Literal["integer", "float", "categorical"]
+    low: float | None
+    high: float | None
+    step: float | None
+    values: list[Any] | None
+    linked: dict[str, list[Any]]
+    printed: Any
+
+    def distribution(self):
+        import optuna
+
+        if self.kind == "integer":
+            return optuna.distributions.IntDistribution(int(self.low), int(self.high), step=int(self.step))
+        if self.kind == "float":
+            return optuna.distributions.FloatDistribution(self.low, self.high, step=self.step)
+        return optuna.distributions.CategoricalDistribution(self.values)
+
+    def change(self, value: Any) -> float:
+        """How far ``value`` is from the printed one: a share of the range, or 1 for another category."""
+        if self.kind == "categorical":
+            return 0.0 if sweep.same_value(value, self.printed) else 1.0
+        return abs(float(value) - float(self.printed)) / (self.high - self.low)
+
+    def dimension(self) -> sweep.SweptDimension:
+        """The same parameter as a sweep dimension (a cell's values become a variant as in a sweep)."""
+        values = list(self.values) if self.values is not None else [self.low, self.high]
+        printed_settings = {self.path: self.printed, **{path: None for path in self.linked}}
+        return sweep.SweptDimension(self.column, self.label, "categorical" if self.kind == "categorical" else "numeric",
+                                    self.path, values, dict(self.linked), self.printed, printed_settings)
+
+
+@dataclass
+class TuningPlan:
+    path: Path
+    tuning: TuningFile
+    experiment_path: Path
+    game: str
+    parameters: list[Tuned]
+    players: list[int]
+    bots: list[str]
+    out_dir: Path
+    jobs: int
+    seed: int                            # the experiment's seed: every candidate's games
+    targets: list[dict] = field(default_factory=list)
+    # the candidates' evaluation (None: play the experiment); a test gives a synthetic one:
+    # (values, games_per_matchup, first_game, candidate name) -> rows of metric, n_players, unit, value, low, high
+    evaluator: Callable | None = None
+
+    @property
+    def fresh_games(self) -> int:
+        return self.tuning.fresh_games_per_matchup or 2 * self.tuning.rungs[-1]
+
+
+def plan_tuning(path: Path, out_dir: Path | None = None, jobs: int | None = None) -> TuningPlan:
+    """Read and validate a tuning file before a game is played (one-line ConfigErrors)."""
+    tuning = validate(TuningFile, read_yaml_mapping(path, "tuning"), path)
+    experiment_path = find_experiment(tuning.experiment)
+    if not experiment_path.is_file():
+        raise ConfigError(f"{path}: key 'experiment': expected an experiment name or file, found {tuning.experiment!r} "
+                          f"({experiment_path} does not exist)")
+    experiment = load_experiment(experiment_path)
+    if experiment.variant is not None:
+        raise ConfigError(f"{path}: key 'experiment': {experiment_path} plays the variant {experiment.variant}; a "
+                          "tuning starts from the printed rules")
+    engine = registry.get_engine(experiment.game)
+    raw = read_yaml_mapping(Path(experiment.game_file) if experiment.game_file else Path(engine.default_game_file),
+                            "game")
+    printed_rules = engine.load_setup(experiment.game_file).resolved.get("rules", {})
+    parameters = [resolve_parameter(parameter, number, path, raw, printed_rules)
+                  for number, parameter in enumerate(tuning.space)]
+    out_dir = Path(out_dir if out_dir is not None else tuning.out or Path("runs") / "tuning" / tuning.name)
+    plan = TuningPlan(path, tuning, experiment_path, experiment.game, parameters,
+                      list(tuning.players or experiment.players), list(tuning.bots or experiment.bots), out_dir,
+                      jobs if jobs is not None else (tuning.jobs if tuning.jobs is not None else experiment.jobs),
+                      experiment.seed, [target.model_dump() for target in tuning.targets])
+    check_targets(plan)
+    return plan
+
+
+def resolve_parameter(parameter: SpaceParameter, number: int, path: Path, raw: dict, printed_rules: dict) -> Tuned:
+    where = f"{path}: key 'space.{number}.path'"
+    if parameter.path == sweep.VARIANT_DIMENSION:
+        raise ConfigError(f"{where}: a tuning space holds game-data paths and rule switches, not named variants")
+    printed = sweep.printed_of(parameter.path, raw, printed_rules, where)
+    for linked_path in parameter.linked:
+        sweep.printed_of(linked_path, raw, printed_rules, f"{path}: key 'space.{number}.linked.{linked_path}'")
+    label = parameter.label or sweep.words_of(parameter.path)
+    if parameter.values is not None:
+        return Tuned(parameter.column, label, parameter.path, "categorical", None, None, None, list(parameter.values),
+                     dict(parameter.linked), printed)
+    if not isinstance(printed, (int, float)) or isinstance(printed, bool):
+        raise ConfigError(f"{where}: a range needs a number, and the printed value is {printed!r} (use values:)")
+    value_range = parameter.value_range
+    kind = "integer" if value_range.integer else "float"
+    return Tuned(parameter.column, label, parameter.path, kind, value_range.start, value_range.to, value_range.step,
+                 None, {}, printed)
+
+
+def check_targets(plan: TuningPlan) -> None:
+    from reports import paired_metrics
+
+    known = [metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, plan.bots)]
+    for number, target in enumerate(plan.targets):
+        if not any(balance_targets.matches(target, name, plan.players[0]) or
+                   any(balance_targets.matches(target, name, count) for count in plan.players) for name in known):
+            raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': no metric matches {target['metric']!r} "
+                              f"at {', '.join(map(str, plan.players))} players; expected one of {', '.join(sorted(known))}")
+        if target.get("pool") is not None:
+            raise ConfigError(f"{plan.path}: key 'targets.{number}.pool': a tuning plays one pool; leave pool out")
+
+
+# ----------------------------------------------------------------------------- one candidate
+
+def as_cell(plan: TuningPlan, name: str, values: dict[str, Any]) -> sweep.SweepCell:
+    dimensions = [parameter.dimension() for parameter in plan.parameters]
+    cell = sweep.cell_of(name, "pool", values, dimensions)
+    cell.printed = all(sweep.same_value(values[parameter.column], parameter.printed) and not parameter.linked
+                       for parameter in plan.parameters)
+    return cell
+
+
+def cell_plan(plan: TuningPlan, games_per_matchup: int) -> sweep.SweepPlan:
+    """A one-pool sweep plan whose cells a candidate's run reuses (its variant and experiment
+    files, in DIR/cells/<candidate>/ as a sweep's)."""
+    sweep_file = sweep.SweepFile(name=plan.tuning.name, experiment=str(plan.experiment_path), players=plan.players,
+                                 bot_pools={"pool": plan.bots} if plan.tuning.bots else None,
+                                 grid=[sweep.Dimension(path=parameter.path, values=[0])
+                                       for parameter in plan.parameters])
+    return sweep.SweepPlan(plan.path, sweep_file, plan.experiment_path, plan.game,
+                           [parameter.dimension() for parameter in plan.parameters], {"pool": plan.bots}, plan.players,
+                           [], plan.out_dir, plan.jobs, games_per_matchup, plan.seed)
+
+
+def play_candidate(plan: TuningPlan, values: dict[str, Any], games_per_matchup: int, first_game: int,
+                   name: str) -> list[dict]:
+    """Play the experiment under the candidate's rules into DIR/cells/<name>/run (resuming a
+    finished or interrupted run); its estimates, one row per metric and player count."""
+    if plan.evaluator is not None:
+        return plan.evaluator(values, games_per_matchup, first_game, name)
+    cells_plan = cell_plan(plan, games_per_matchup)
+    cell = as_cell(plan, name, values)
+    prepared = sweep.prepare_cell(cells_plan, cell, first_game=first_game)
+    run_dir, config = sweep.play_cell(cells_plan, cell, prepared, study="tuning")
+    return sweep.cell_estimates(cells_plan, cell, run_dir, config)
+
+
+def change_of(plan: TuningPlan, values: dict[str, Any]) -> float:
+    return sum(parameter.change(values[parameter.column]) for parameter in plan.parameters)
+
+
+def changed_count(plan: TuningPlan, values: dict[str, Any]) -> int:
+    return sum(parameter.change(values[parameter.column]) > 0 for parameter in plan.parameters)
+
+
+def printed_values(plan: TuningPlan) -> dict[str, Any] | None:
+    """The printed rules as a candidate (None when a printed value lies outside its range)."""
+    values = {}
+    for parameter in plan.parameters:
+        value = parameter.printed
+        if parameter.kind == "categorical":
+            if not any(sweep.same_value(value, option) for option in parameter.values):
+                return None
+        elif not parameter.low <= float(value) <= parameter.high:
+            return None
+        values[parameter.column] = int(value) if parameter.kind == "integer" else value
+    return values
+
+
+# ----------------------------------------------------------------------------- the study
+
+def open_study(plan: TuningPlan):
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    plan.out_dir.mkdir(parents=True, exist_ok=True)
+    sampler = (optuna.samplers.NSGAIISampler(seed=plan.tuning.seed) if plan.tuning.sampler == "nsga2"
+               else optuna.samplers.TPESampler(seed=plan.tuning.seed))
+    study = optuna.create_study(storage=f"sqlite:///{plan.out_dir / STUDY_FILE}", study_name=STUDY_NAME,
+                                directions=["minimize", "minimize"], sampler=sampler, load_if_exists=True)
+    for trial in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        study.tell(trial.number, state=optuna.trial.TrialState.FAIL)
+    if not study.trials:
+        study.set_user_attr("plan", plan_record(plan))
+        start = printed_values(plan)
+        if start is not None:
+            study.enqueue_trial(start)     # the printed rules are the first candidate
+    elif study.user_attrs.get("plan") != plan_record(plan):
+        raise ConfigError(f"{plan.out_dir / STUDY_FILE} holds a tuning of another plan; choose another --out")
+    return study
+
+
+def plan_record(plan: TuningPlan) -> dict:
+    """What a resumed study must share with this one (the games its values were measured on)."""
+    return manifests.to_plain({"game": plan.game, "experiment_file": str(plan.experiment_path),
+                               "players": plan.players, "bots": plan.bots, "seed": plan.seed,
+                               "space": [parameter.__dict__ for parameter in plan.parameters],
+                               "targets": plan.targets, "rungs": list(plan.tuning.rungs), "keep": plan.tuning.keep,
+                               "sampler": plan.tuning.sampler, "tuning_seed": plan.tuning.seed})
+
+
+def finished(study) -> list:
+    import optuna
+
+    return study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED))
+
+
+def rung_misses(study, rung: int) -> list[float]:
+    """The misses every finished trial had at ``rung`` (the schedule compares a new one with them)."""
+    return [trial.user_attrs[f"miss_{rung}"] for trial in finished(study) if f"miss_{rung}" in trial.user_attrs]
+
+
+def promoted(miss: float, earlier: list[float], keep: float) -> bool:
+    """Successive halving: does a candidate with this miss go on to the next rung? The first
+    ceil(1 / keep) always do; later ones when no more than a ``keep`` share of the earlier
+    misses at this rung is smaller (a met target, miss 0, always goes on)."""
+    if miss == 0.0 or len(earlier) < math.ceil(1.0 / keep):
+        return True
+    better = sum(1 for other in earlier if other < miss)
+    return better < keep * (len(earlier) + 1)
+
+
+def evaluate_trial(plan: TuningPlan, study, trial) -> tuple[str, tuple[float, float] | None]:
+    """Play a trial rung by rung; ("complete", (miss, change)) or ("pruned", None)."""
+    values = {parameter.column: trial.params[parameter.column] for parameter in plan.parameters}
+    change = change_of(plan, values)
+    trial.set_user_attr("change", change)
+    for rung, games in enumerate(plan.tuning.rungs):
+        earlier = rung_misses(study, rung)
+        rows = play_candidate(plan, values, games, 0, f"trial-{trial.number:04d}-rung-{rung}")
+        miss = balance_targets.total_miss(rows, plan.targets)
+        trial.set_user_attr(f"miss_{rung}", miss)
+        trial.set_user_attr("rung", rung)
+        if rung < len(plan.tuning.rungs) - 1 and not promoted(miss, earlier, plan.tuning.keep):
+            return "pruned", None
+    return "complete", (miss, change)
+
+
+def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = True, report: bool = True) -> Path:
+    """Run the trials (resuming a stored study), re-evaluate the best, write the variants,
+    tables and report. Returns the tuning directory."""
+    import optuna
+
+    study = open_study(plan)
+    space = {parameter.column: parameter.distribution() for parameter in plan.parameters}
+    with trial_progress(progress, plan.tuning.trials, best=min, shown=lambda miss: f"miss {miss:.2f}") as advance:
+        advance([trial.values[0] for trial in finished(study) if trial.values])
+        while len(finished(study)) < plan.tuning.trials:
+            trial = study.ask(space)
+            state, values = evaluate_trial(plan, study, trial)
+            if state == "pruned":
+                study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+                advance([math.inf])
+            else:
+                study.tell(trial, list(values))
+                advance([values[0]])
+    write_candidates(plan, study)
+    recommended = reevaluate(plan, study, log)
+    write_plan(plan, study, recommended)
+    if report:
+        from reports.tuning_report import write_tuning_report
+        write_tuning_report(plan.out_dir)
+    return plan.out_dir
+
+
+def pareto(trials: list) -> list:
+    """The trials no other trial beats in both objectives (ties kept), by miss then change."""
+    front = [trial for trial in trials
+             if not any(other.values[0] <= trial.values[0] and other.values[1] <= trial.values[1]
+                        and other.values != trial.values for other in trials)]
+    return sorted(front, key=lambda trial: (trial.values[0], trial.values[1], trial.number))
+
+
+def complete(study) -> list:
+    import optuna
+
+    return study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+
+
+def write_candidates(plan: TuningPlan, study) -> None:
+    """DIR/tuning.parquet: one row per finished candidate, its values, rung, miss and change."""
+    front = {trial.number for trial in pareto(complete(study))}
+    rows = []
+    for trial in finished(study):
+        rung = int(trial.user_attrs.get("rung", 0))
+        rows.append({"trial": trial.number, **{parameter.column: shown(parameter, trial.params[parameter.column])
+                                               for parameter in plan.parameters},
+                     "state": trial.state.name.lower(), "rung": rung, "games_per_matchup": plan.tuning.rungs[rung],
+                     "miss": float(trial.user_attrs.get(f"miss_{rung}", math.nan)),
+                     "change": float(trial.user_attrs.get("change", math.nan)),
+                     "changed_values": changed_count(plan, trial.params), "pareto": trial.number in front})
+    results.write_parquet_atomically(pl.DataFrame(rows, infer_schema_length=None).to_arrow(),
+                                     plan.out_dir / TABLE_FILE)
+
+
+def shown(parameter: Tuned, value: Any) -> Any:
+    """A parameter value as the tables hold it: numbers as numbers, categories as words."""
+    if parameter.kind == "categorical":
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    return float(value)
+
+
+def reevaluate(plan: TuningPlan, study, log) -> list[dict]:
+    """Re-evaluate the best ``top`` Pareto candidates (by miss) and the printed rules on fresh
+    games; write each candidate as a variant file; DIR/recommended.parquet holds the estimates."""
+    front = pareto(complete(study))[:plan.tuning.top]
+    recommended, rows = [], []
+    printed = printed_values(plan)
+    candidates = [("printed", None, printed)] if printed is not None else []
+    candidates += [(f"{plan.tuning.name}_{rank + 1}", trial, trial.params) for rank, trial in enumerate(front)]
+    for name, trial, values in candidates:
+        estimates = play_candidate(plan, values, plan.fresh_games, FRESH_GAMES_OFFSET, f"fresh-{name}")
+        statuses = [balance_targets.evaluate(estimates, target) for target in plan.targets]
+        miss = balance_targets.total_miss(estimates, plan.targets)
+        entry = {"name": name, "trial": None if trial is None else trial.number,
+                 "values": {parameter.column: shown(parameter, values[parameter.column]) for parameter in plan.parameters},
+                 "training_miss": None if trial is None else float(trial.values[0]),
+                 "fresh_miss": miss, "change": change_of(plan, values), "changed_values": changed_count(plan, values),
+                 "targets": [{"target": balance_targets.target_text(target), "status": status, "miss": target_miss}
+                             for target, (status, target_miss, _) in zip(plan.targets, statuses)]}
+        if trial is not None:
+            entry["variant_file"] = str(write_variant(plan, name, values, entry, estimates))
+        recommended.append(entry)
+        rows += [{"candidate": name, **{key: row[key] for key in ("metric", "metric_label", "unit", "n_players",
+                                                                 "value", "low", "high", "games")}}
+                 for row in estimates if any(balance_targets.matches(target, row["metric"], int(row["n_players"]))
+                                             for target in plan.targets)]
+        log(f"re-evaluated {name} on fresh games: miss {miss:.2f} (training "
+            f"{'-' if trial is None else f'{trial.values[0]:.2f}'}), change {entry['change']:.2f}")
+    if rows:
+        results.write_parquet_atomically(pl.DataFrame(rows, infer_schema_length=None).to_arrow(),
+                                         plan.out_dir / RECOMMENDED_TABLE)
+    return recommended
+
+
+def write_variant(plan: TuningPlan, name: str, values: dict[str, Any], entry: dict, estimates: list[dict]) -> Path:
+    """A recommended candidate as a variant file a designer can compare, sweep or play."""
+    cell = as_cell(plan, name, values)
+    changed_paths = {path for parameter in plan.parameters if parameter.change(values[parameter.column]) > 0
+                     for path in (parameter.path, *parameter.linked)}
+    cell.overrides = {path: value for path, value in cell.overrides.items() if path in changed_paths}
+    cell.rules = {rule: value for rule, value in cell.rules.items() if sweep.RULES_PREFIX + rule in changed_paths}
+    changes = ", ".join(f"{parameter.column} {parameter.printed} -> {values[parameter.column]}"
+                        for parameter in plan.parameters if parameter.change(values[parameter.column]) > 0) \
+        or "no change"
+    met = "; ".join(f"{target['target']}: {target['status']}" for target in entry["targets"])
+    record: dict[str, Any] = {
+        "name": name, "game": plan.game,
+        "description": (f"Recommended by courtsim tune {plan.path} ({changes}): on "
+                        f"{plan.fresh_games:,} fresh games per match-up, {met} (miss {entry['fresh_miss']:.2f}, "
+                        f"training {entry['training_miss']:.2f})."),
+        "label": changes[:80]}
+    if cell.overrides:
+        record["set"] = dict(cell.overrides)
+    if cell.rules:
+        record["rules"] = dict(cell.rules)
+    path = plan.out_dir / RECOMMENDED_DIR / f"{name}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    results.write_bytes_atomically(yaml.safe_dump(manifests.to_plain(record), sort_keys=False, allow_unicode=True,
+                                                  width=100).encode("utf-8"), path)
+    return path
+
+
+def write_plan(plan: TuningPlan, study, recommended: list[dict]) -> None:
+    record = {
+        "courtsim_tuning": FORMAT, "status": "complete", "name": plan.tuning.name,
+        "description": plan.tuning.description, "tuning_file": str(plan.path), "game": plan.game,
+        "experiment_file": str(plan.experiment_path), "players": plan.players, "bots": plan.bots, "seed": plan.seed,
+        "space": [{"name": parameter.column, "label": parameter.label, "path": parameter.path, "kind": parameter.kind,
+                   "low": parameter.low, "high": parameter.high, "step": parameter.step, "values": parameter.values,
+                   "printed": parameter.printed} for parameter in plan.parameters],
+        "targets": [{**target, "text": balance_targets.target_text(target)} for target in plan.targets],
+        "schedule": {"rungs": list(plan.tuning.rungs), "keep": plan.tuning.keep, "trials": plan.tuning.trials,
+                     "sampler": plan.tuning.sampler, "fresh_games_per_matchup": plan.fresh_games},
+        "trials": {"complete": len(complete(study)), "pruned": len(finished(study)) - len(complete(study))},
+        "recommended": recommended,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    results.write_bytes_atomically(yaml.safe_dump(manifests.to_plain(record), sort_keys=False, allow_unicode=True)
+                                   .encode("utf-8"), plan.out_dir / PLAN_FILE)

@@ -1,0 +1,145 @@
+"""courtsim tune: the smallest rule change that meets the targets, with successive halving and a
+re-evaluation on fresh games."""
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+import cli
+from sim.core.engine import ConfigError
+from sim.core.variants import load_variant
+from sim.studies import tune_rules
+
+runner = CliRunner()
+
+
+def write_experiment(folder: Path) -> Path:
+    path = folder / "two_greedy.yaml"
+    path.write_text(yaml.safe_dump({"name": "two_greedy", "game": "louis-xiv", "players": [2], "bots": ["greedy"],
+                                    "matchups": "with_repeats", "games_per_matchup": 40, "seed": 3, "jobs": 1,
+                                    "chunk_size": 20}))
+    return path
+
+
+def write_tuning(folder: Path, **changes) -> Path:
+    record = {"name": "seat_balance", "experiment": str(write_experiment(folder)),
+              "space": [{"path": "start_gold", "range": {"from": 0, "to": 8, "step": 1}},
+                        {"path": "points_per_mission", "range": {"from": 3, "to": 7, "step": 1}}],
+              "targets": [{"metric": "seat_1_win_rate", "between": [0.49, 0.51]}],
+              "trials": 40, "rungs": [2000, 8000], "sampler": "tpe", "seed": 1, "top": 2, "out": str(folder / "tuning")}
+    record.update(changes)
+    path = folder / "seat_balance.yaml"
+    path.write_text(yaml.safe_dump(record, sort_keys=False))
+    return path
+
+
+class SyntheticGame:
+    """Seat 1 wins 50% + 4 points per gold above 3, whatever the mission points, measured with the
+    noise of ``games`` games (seeded by the games played and the gold): its optimum is start_gold 3
+    (miss 0) with the printed 5 mission points, the smallest change from the printed rules (5 gold,
+    5 points) that meets the target."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, values, games, first_game, name):
+        self.calls.append((dict(values), games, first_game, name))
+        truth = 0.5 + 0.04 * (values["start_gold"] - 3)
+        noise = np.random.default_rng([first_game, games, values["start_gold"]])
+        standard_error = 0.5 / math.sqrt(games)
+        value = truth + noise.normal(0.0, standard_error)
+        return [{"metric": "seat_1_win_rate", "metric_label": "seat 1's win rate", "unit": "rate", "n_players": 2,
+                 "value": value, "low": value - 2 * standard_error, "high": value + 2 * standard_error, "games": games}]
+
+
+@pytest.fixture(scope="module")
+def tuned(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tune")
+    plan = tune_rules.plan_tuning(write_tuning(folder))
+    plan.evaluator = game = SyntheticGame()
+    tune_rules.tune(plan, log=lambda message: None, progress=False, report=False)
+    return plan, game
+
+
+def test_tuning_finds_the_smallest_change_that_meets_the_target(tuned):
+    plan, _ = tuned
+    record = yaml.safe_load((plan.out_dir / tune_rules.PLAN_FILE).read_text())
+    best = record["recommended"][1]          # [0] is the printed rules, re-evaluated beside them
+    assert record["recommended"][0]["name"] == "printed"
+    assert best["values"] == {"start_gold": 3.0, "points_per_mission": 5.0}
+    assert best["fresh_miss"] == 0.0 and best["targets"][0]["status"] in ("meets", "may meet")
+    assert best["change"] == pytest.approx(2 / 8)
+    assert record["recommended"][0]["fresh_miss"] > 6.0     # printed: seat 1 wins about 58%
+
+
+def test_the_recommended_candidates_are_re_evaluated_on_fresh_games(tuned):
+    plan, game = tuned
+    fresh = [call for call in game.calls if call[3].startswith("fresh-")]
+    assert fresh and all(first_game == tune_rules.FRESH_GAMES_OFFSET and games == 16000 for _, games, first_game, _ in fresh)
+    training = [call for call in game.calls if not call[3].startswith("fresh-")]
+    assert all(first_game == 0 for _, _, first_game, _ in training)
+
+
+def test_successive_halving_prunes_candidates_after_the_first_rung(tuned):
+    plan, game = tuned
+    table = pl.read_parquet(plan.out_dir / tune_rules.TABLE_FILE)
+    assert table.height == 40 and set(table["state"]) == {"complete", "pruned"}
+    assert (table.filter(pl.col("state") == "pruned")["rung"] == 0).all()
+    full = [call for call in game.calls if call[1] == 8000]
+    assert len(full) == table.filter(pl.col("state") == "complete").height < 40
+    assert table.filter(pl.col("pareto"))["miss"].min() == 0.0
+
+
+def test_each_recommended_candidate_is_a_variant_file_that_loads(tuned):
+    plan, _ = tuned
+    record = yaml.safe_load((plan.out_dir / tune_rules.PLAN_FILE).read_text())
+    path = Path(record["recommended"][1]["variant_file"])
+    variant = load_variant(str(path), "louis-xiv")
+    assert {override.path: override.value for override in variant.overrides} == {"start_gold": 3}
+    assert "fresh games" in variant.description and "start_gold 5 -> 3" in variant.description
+
+
+def test_a_tuning_resumes_from_its_study_and_refuses_another_plan(tuned, tmp_path):
+    plan, game = tuned
+    before = len(game.calls)
+    tune_rules.tune(plan, log=lambda message: None, progress=False, report=False)
+    assert all(call[3].startswith("fresh-") for call in game.calls[before:])     # no trial played again
+    other = tune_rules.plan_tuning(write_tuning(tmp_path, rungs=[500, 8000]), out_dir=plan.out_dir)
+    other.evaluator = SyntheticGame()
+    with pytest.raises(ConfigError, match="another plan"):
+        tune_rules.tune(other, log=lambda message: None, progress=False, report=False)
+
+
+def test_the_promotion_rule_keeps_the_best_share_of_a_rung():
+    assert tune_rules.promoted(5.0, [], 0.34) and tune_rules.promoted(5.0, [1.0, 2.0], 0.34)
+    assert not tune_rules.promoted(5.0, [1.0, 2.0, 3.0, 4.0], 0.34)
+    assert tune_rules.promoted(0.5, [1.0, 2.0, 3.0, 4.0], 0.34)
+    assert tune_rules.promoted(0.0, [0.0] * 10, 0.1)           # a met target always goes on
+
+
+def test_a_real_tuning_plays_each_candidate_as_a_sweep_cell(tmp_path):
+    path = write_tuning(tmp_path, trials=2, rungs=[20], top=1,
+                        space=[{"path": "start_gold", "range": {"from": 4, "to": 6, "step": 1}}])
+    plan = tune_rules.plan_tuning(path)
+    tune_rules.tune(plan, log=lambda message: None, progress=False, report=False)
+    assert (plan.out_dir / "cells" / "trial-0000-rung-0" / "run" / "seats.parquet").is_file()
+    assert not (plan.out_dir / "cells" / "trial-0000-rung-0" / "variant.yaml").exists()   # the printed rules first
+    record = yaml.safe_load((plan.out_dir / tune_rules.PLAN_FILE).read_text())
+    assert record["trials"]["complete"] == 2 and len(record["recommended"]) == 2
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"rungs": [400, 100]}, "rising"),
+    ({"space": [{"path": "start_gol", "range": {"from": 0, "to": 8, "step": 1}}]}, "unknown key 'start_gol'"),
+    ({"targets": [{"metric": "seat_7_win_rate", "at_least": 0.1}]}, "targets.0.metric"),
+    ({"space": [{"path": "start_gold"}]}, "either range"),
+])
+def test_bad_tuning_files_are_one_line_errors(tmp_path, changes, message):
+    path = write_tuning(tmp_path, **changes)
+    result = runner.invoke(cli.app, ["tune", str(path), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and str(path) in result.output and "Traceback" not in result.output
