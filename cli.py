@@ -608,14 +608,18 @@ def table_markdown(schema: table_schema.TableSchema) -> str:
 def report(
     run_dir: Annotated[Path, typer.Argument(help="A finished run directory (simulate or run).", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path("report.html"),
+    sensitivity: Annotated[Optional[Path], typer.Option(
+        "--sensitivity", help="A sensitivity directory (courtsim sensitivity) whose robust / fragile verdicts the "
+                              "report shows (default: runs/sensitivity/<game> when it holds a complete study).",
+        show_default=False)] = None,
 ):
     """Build the self-contained HTML balance report of a run (figures also as PNG, tables as CSV).
 
     Example: courtsim report runs/louis_xiv_demo -o runs/louis_xiv_demo/report.html
     """
-    from reports.command import build_report
+    from reports.command import report_command
 
-    written = build_report(run_dir, output, progress=True)
+    written = report_command(run_dir, output, progress=True, sensitivity=sensitivity)
     stdout.print(f"report: {written} (figures and CSV tables in {written.parent / (written.stem + '_files')})")
 
 
@@ -846,6 +850,53 @@ def print_tuning(directory: Path) -> None:
                         "; ".join(target["status"] for target in entry["targets"]))
     stdout.print(listing)
     stdout.print(f"variants: {directory / 'recommended'}; report: {directory / 'report.html'}")
+
+
+@app.command()
+@user_errors
+def sensitivity(
+    game: GameArg,
+    sensitivity_file: Annotated[Optional[str], typer.Argument(
+        help="Sensitivity YAML (default: configs/sensitivity/<game>.yaml).", show_default=False)] = None,
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Sensitivity directory (default: the file's out, else runs/sensitivity/<game>).",
+        show_default=False)] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", help="Worker processes per design point (default: the file's, else the experiment's).",
+        show_default=False)] = None,
+    games_per_matchup: Annotated[Optional[int], typer.Option(
+        "--games-per-matchup", help="Games per match-up at every design point (default: the file's, else the "
+                                    "experiment's).", show_default=False)] = None,
+):
+    """Which conclusions survive the unprinted component data? Morris screening (SALib) of every
+    assumption over its plausible range on common random numbers, one-at-a-time curves of the
+    inputs that matter, and a robust / fragile verdict per conclusion. Resumes point by point.
+
+    Example: courtsim sensitivity louis-xiv
+    """
+    from sim.core.arguments import check_game_count
+    from sim.studies.sensitivity import find_sensitivity, plan_sensitivity, run_sensitivity
+
+    if jobs is not None:
+        check_jobs(jobs, "--jobs")
+    if games_per_matchup is not None:
+        check_game_count(games_per_matchup, "--games-per-matchup")
+    engine = registry.get_engine(game)
+    plan = plan_sensitivity(engine.name, find_sensitivity(engine.name, sensitivity_file), out, jobs=jobs,
+                            games_per_matchup=games_per_matchup)
+    directory = keeping_finished_chunks(plan.out_dir, lambda: run_sensitivity(
+        plan, log=lambda message: print(message, file=sys.stderr), progress=True))
+    print_sensitivity(directory)
+
+
+def print_sensitivity(directory: Path) -> None:
+    """Every conclusion's verdict in a sentence, and where the report is."""
+    import yaml as yaml_module
+
+    record = yaml_module.safe_load((directory / "sensitivity.yaml").read_text(encoding="utf-8"))
+    for verdict in record["conclusions"]:
+        stdout.print(f"- {verdict['sentence']}")
+    stdout.print(f"report: {directory / 'report.html'}")
 
 
 @app.command("tune-bot")

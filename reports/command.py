@@ -75,20 +75,28 @@ def report_write_errors(output: Path):
         raise ConfigError(f"cannot write the report {output}: {error.strerror or error}{where}") from None
 
 
-def build_report(run_dir: Path, output: Path, progress: bool = True) -> Path:
+def build_report(run_dir: Path, output: Path, progress: bool = True, sensitivity: Path | None = None,
+                 look_for_sensitivity: bool = False) -> Path:
     """Write ``output`` (HTML) and ``<output stem>_files/`` (one PNG and one CSV per figure).
     Raises ConfigError (one line) for a missing, incomplete or unknown run directory, or an
-    output that cannot be written (checked before anything is computed)."""
+    output that cannot be written (checked before anything is computed). ``sensitivity``: a
+    sensitivity directory (``courtsim sensitivity``) whose verdicts the report shows (ConfigError
+    if it is not a complete study of the run's game); ``look_for_sensitivity``: without one, use
+    ``runs/sensitivity/<game folder>`` when it holds a study (one that cannot be used is a note)."""
+    from reports.sensitivity_report import find_sensitivity_run   # (it imports this module)
+
     started = time.perf_counter()
     run = load_run(Path(run_dir))
+    found = find_sensitivity_run(run.game, sensitivity, look_for_sensitivity)
     output = Path(output)
     store = writable_output(output)
     with report_write_errors(output):
-        return write_report(run, output, store, progress, started)
+        return write_report(run, output, store, progress, started, found)
 
 
-def write_report(run, output: Path, store: FigureStore, progress: bool, started: float) -> Path:
-    """The sections, figures and page of ``build_report`` (figures are written as they are made)."""
+def write_report(run, output: Path, store: FigureStore, progress: bool, started: float, sensitivity=None) -> Path:
+    """The sections, figures and page of ``build_report`` (figures are written as they are made);
+    ``sensitivity``: the reports.sensitivity_report.SensitivityRun whose verdicts it shows, if any."""
     seats, rounds = seat_frame(run)
     games = game_frame(run)
     n_games = int(collect(run.scan("games").select(pl.len())).item())
@@ -106,6 +114,8 @@ def write_report(run, output: Path, store: FigureStore, progress: bool, started:
     else:
         steps.append(("assassinations, tie-breaks, score sources",
                       lambda: sections_heads_of_state.sections(run, ctx)))
+    if sensitivity is not None:  # do the conclusions survive the component data the rulebook does not print?
+        steps.append(("sensitivity verdicts", lambda: [sections_common.sensitivity_section(ctx, sensitivity, output)]))
     sections = []
     for number, (name, builder) in enumerate(steps, start=1):
         _say(progress, f"[{number}/{len(steps) + 1}] {name} ({time.perf_counter() - started:.1f} s)")
@@ -129,6 +139,8 @@ def write_report(run, output: Path, store: FigureStore, progress: bool, started:
     return output
 
 
-def report_command(run_dir: Path, output: Path = Path("report.html"), progress: bool = True) -> Path:
-    """The CLI entry point (the lead wires it as ``courtsim report RUN_DIR -o report.html``)."""
-    return build_report(run_dir, output, progress)
+def report_command(run_dir: Path, output: Path = Path("report.html"), progress: bool = True,
+                   sensitivity: Path | None = None) -> Path:
+    """The CLI entry point (``courtsim report RUN_DIR -o report.html [--sensitivity DIR]``):
+    without ``--sensitivity`` the default sensitivity directory of the run's game is looked for."""
+    return build_report(run_dir, output, progress, sensitivity, look_for_sensitivity=sensitivity is None)

@@ -4,6 +4,7 @@ sentences to the report's headline findings."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -20,6 +21,9 @@ class Section:
     anchor: str
     paragraphs: list[str] = field(default_factory=list)
     figures: list[StoredFigure] = field(default_factory=list)
+    bullets: list[str] = field(default_factory=list)      # a list after the paragraphs
+    link_href: str | None = None                          # a page next to the report it points to
+    link_text: str = ""
 
 
 @dataclass
@@ -231,4 +235,39 @@ def indicators_section(ctx: Context, tiebreak_words: str) -> Section:
             ctx.headlines.append(f"Drama at {n_players} players: the leader after round {int(first['round'])} "
                                  f"fails to win {pct(first.upset_rate)} of games; after round "
                                  f"{int(last['round'])}, {pct(last.upset_rate)}.")
+    return section
+
+
+SENSITIVITY_TITLE = "Do the conclusions survive the unprinted data?"
+
+
+def sensitivity_section(ctx: Context, sensitivity, output: Path) -> Section:
+    """Each conclusion's robust / fragile verdict from a sensitivity run (a
+    reports.sensitivity_report.SensitivityRun), a link to its report, and one headline; a run
+    that could not be used is only a note."""
+    section = Section(SENSITIVITY_TITLE, "sensitivity")
+    if sensitivity.settings is None:
+        section.paragraphs.append(sensitivity.note or f"The sensitivity run in {sensitivity.directory} was not used.")
+        return section
+    settings = sensitivity.settings
+    verdicts = sorted(settings.conclusions, key=lambda verdict: verdict.verdict != "fragile")
+    fragile = [verdict for verdict in verdicts if verdict.verdict == "fragile"]
+    robust = len(verdicts) - len(fragile)
+    assumptions = ", ".join(dict.fromkeys(entry.assumption for entry in settings.inputs))
+    section.paragraphs.append(
+        f"The sensitivity study {settings.name} ({sensitivity.directory}) varied the component data the rulebook does "
+        f"not print ({assumptions}) over plausible ranges, every design point playing the same games (common random "
+        f"numbers). Each conclusion is stated at the printed data; robust: it holds at every point played, fragile: it "
+        f"fails somewhere (the nearest input value where it fails is named). {robust} of {len(verdicts)} are robust.")
+    section.bullets = [verdict.sentence for verdict in verdicts]
+    href = sensitivity.href_from(output)
+    if href is not None:
+        section.link_href, section.link_text = href, f"The sensitivity report: {sensitivity.report}"
+    else:
+        section.paragraphs.append(f"The sensitivity report is not written yet: python -m reports.sensitivity_report "
+                                  f"{sensitivity.directory}")
+    ctx.headlines.append(
+        f"Of {len(verdicts)} conclusions, {robust} {'is' if robust == 1 else 'are'} robust to the unprinted component "
+        f"data (sensitivity run {sensitivity.directory}); fragile: "
+        + ("; ".join(verdict.text for verdict in fragile) if fragile else "none") + ".")
     return section

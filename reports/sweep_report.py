@@ -468,23 +468,28 @@ def movement_sentence(rows: pd.DataFrame, fixed: dict, dimension: Dimension, set
 
 
 def movement_size(rows: pd.DataFrame) -> tuple[bool, float]:
-    """(has a significant paired difference, its largest |difference| in display units; else the
-    range of the estimates): what a designer reads first is the largest real effect."""
-    factor = scale(rows["unit"].iloc[0])
-    significant = [abs(row.difference) for row in rows.itertuples() if significant_direction(row)]
+    """(has a significant paired difference, its largest |difference| over its interval's half
+    width; else the range of the estimates over their largest half width): a size without a unit,
+    so that a rate, a score and a count rank together."""
+    significant = [abs(row.difference) / max(abs(row.difference_high - row.difference_low) / 2, 1e-12)
+                   for row in rows.itertuples() if significant_direction(row)]
     if significant:
-        return True, max(significant) * factor
+        return True, max(significant)
     values = rows["value"].dropna()
-    return False, float(values.max() - values.min()) * factor if not values.empty else 0.0
+    half_widths = ((rows["high"] - rows["low"]) / 2).dropna()
+    spread = float(values.max() - values.min()) if not values.empty else 0.0
+    return False, spread / max(float(half_widths.max()) if not half_widths.empty else 0.0, 1e-12)
 
 
 def headlines(table: pd.DataFrame, settings: SweepSettings, statuses: pd.DataFrame) -> list[str]:
-    """The status (if the sweep is unfinished), the largest movements (at most MAX_HEADLINES:
-    significant ones first, by the size of their largest paired difference), then the targets."""
+    """The status (if the sweep is unfinished), the movements (at most MAX_HEADLINES), then the
+    targets. Each report metric first gets its clearest movement (in report_metrics order, the
+    designer's), then the rest go by clarity: significant ones first, by their largest paired
+    difference in units of its interval's half width."""
     lines = [] if settings.status == "complete" else [
         f"This sweep is {settings.status} (sweep.yaml): not every cell has been played, so the numbers below are "
         "not its final ones; run the same sweep again to finish it."]
-    candidates = []
+    by_metric: dict[str, list] = {}
     metrics = report_metrics(settings, table)
     for dimension in settings.dimensions:
         order = dimension_values(dimension, table)
@@ -492,10 +497,16 @@ def headlines(table: pd.DataFrame, settings: SweepSettings, statuses: pd.DataFra
             for (n_players, pool), part in table[table["metric"] == metric].groupby(["n_players", "pool"], sort=True):
                 fixed, rows = movement(part, dimension, settings, order)
                 significant, size = movement_size(rows)
-                candidates.append(((not significant, -size),
-                                   movement_sentence(rows, fixed, dimension, settings, int(n_players), pool)))
-    candidates.sort(key=lambda candidate: candidate[0])
-    lines += [sentence for _, sentence in candidates[:MAX_HEADLINES]]
+                by_metric.setdefault(metric, []).append(
+                    ((not significant, -size), movement_sentence(rows, fixed, dimension, settings, int(n_players), pool)))
+    for candidates in by_metric.values():
+        candidates.sort(key=lambda candidate: candidate[0])
+    firsts = [by_metric[metric][0] for metric in metrics if by_metric.get(metric)]
+    rest = sorted((candidate for metric in metrics for candidate in by_metric.get(metric, [])[1:]),
+                  key=lambda candidate: candidate[0])
+    chosen = [candidate for candidate in firsts if not candidate[0][0]] + \
+             [candidate for candidate in firsts if candidate[0][0]] + rest
+    lines += [sentence for _, sentence in chosen[:MAX_HEADLINES]]
     sentence = targets_sentence(statuses, table, settings)
     return lines + ([sentence] if sentence else [])
 

@@ -252,15 +252,7 @@ def plan_sweep(path: Path, out_dir: Path | None = None, jobs: int | None = None,
                games_per_matchup: int | None = None) -> SweepPlan:
     """Read and validate a sweep file and every cell's rules before a game is played."""
     sweep = validate(SweepFile, read_yaml_mapping(path, "sweep"), path)
-    experiment_path = find_experiment(sweep.experiment)
-    if not experiment_path.is_file():
-        raise ConfigError(f"{path}: key 'experiment': expected an experiment name or file, found {sweep.experiment!r} "
-                          f"({experiment_path} does not exist)")
-    experiment = load_experiment(experiment_path)
-    if experiment.variant is not None:
-        raise ConfigError(f"{path}: key 'experiment': {experiment_path} plays the variant {experiment.variant}; a sweep "
-                          "starts from the printed rules (sweep named variants with a dimension of path: variant)")
-    engine = registry.get_engine(experiment.game)
+    experiment_path, experiment, engine = study_experiment(path, sweep.experiment)
     dimensions = resolve_dimensions(sweep, path, engine, experiment.game_file)
     pools = dict(sweep.bot_pools) if sweep.bot_pools else {"pool": list(experiment.bots)}
     players = list(sweep.players or experiment.players)
@@ -273,6 +265,23 @@ def plan_sweep(path: Path, out_dir: Path | None = None, jobs: int | None = None,
     plan.report_metrics = check_metrics(plan)
     check_targets(plan)
     return plan
+
+
+def study_experiment(path: Path, name: str, game: str | None = None):
+    """(path, experiment, engine) of the experiment a study file names under ``experiment:``: an
+    existing experiment of ``game`` (if given) under the printed rules (one-line errors)."""
+    experiment_path = find_experiment(name)
+    if not experiment_path.is_file():
+        raise ConfigError(f"{path}: key 'experiment': expected an experiment name or file, found {name!r} "
+                          f"({experiment_path} does not exist)")
+    experiment = load_experiment(experiment_path)
+    if game is not None and experiment.game != game:
+        raise ConfigError(f"{path}: key 'experiment': expected a {game} experiment, found {experiment_path} "
+                          f"({experiment.game})")
+    if experiment.variant is not None:
+        raise ConfigError(f"{path}: key 'experiment': {experiment_path} plays the variant {experiment.variant}; a study "
+                          "starts from the printed rules (a sweep sweeps named variants with a dimension of path: variant)")
+    return experiment_path, experiment, registry.get_engine(experiment.game)
 
 
 def resolve_dimensions(sweep: SweepFile, path: Path, engine, game_file: str | None) -> list[SweptDimension]:
@@ -537,16 +546,19 @@ def identity(plan: SweepPlan) -> dict:
 
 
 def check_same_sweep(plan: SweepPlan) -> None:
-    path = plan.out_dir / PLAN_FILE
+    check_same_identity(plan.out_dir / PLAN_FILE, identity(plan), "sweep (other cells, seed, games or bots)")
+
+
+def check_same_identity(path: Path, wanted: dict, what: str) -> None:
+    """Refuse a study directory whose plan file (``path``) records another identity."""
     if not path.is_file():
         return
     try:
         stored = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as error:
-        raise ConfigError(f"{path}: cannot read the sweep plan ({type(error).__name__}); choose another --out") from None
-    if stored.get("identity") != manifests.to_plain(identity(plan)):
-        raise ConfigError(f"{path}: the directory holds another sweep (other cells, seed, games or bots); "
-                          "choose another --out")
+        raise ConfigError(f"{path}: cannot read the study's plan ({type(error).__name__}); choose another --out") from None
+    if stored.get("identity") != manifests.to_plain(wanted):
+        raise ConfigError(f"{path}: the directory holds another {what}; choose another --out")
 
 
 # ----------------------------------------------------------------------------- the table

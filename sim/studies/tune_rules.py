@@ -56,11 +56,10 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from reports import targets as balance_targets
-from sim import registry
 from sim.core import results, variants
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
-from sim.core.experiments import GameCount, NAME_PATTERN, find_experiment, load_experiment
+from sim.core.experiments import GameCount, NAME_PATTERN
 from sim.core.yaml_files import read_yaml_mapping, validate
 from sim.studies import sweep
 from sim.studies.tune_bot import trial_progress
@@ -225,15 +224,7 @@ class TuningPlan:
 def plan_tuning(path: Path, out_dir: Path | None = None, jobs: int | None = None) -> TuningPlan:
     """Read and validate a tuning file before a game is played (one-line ConfigErrors)."""
     tuning = validate(TuningFile, read_yaml_mapping(path, "tuning"), path)
-    experiment_path = find_experiment(tuning.experiment)
-    if not experiment_path.is_file():
-        raise ConfigError(f"{path}: key 'experiment': expected an experiment name or file, found {tuning.experiment!r} "
-                          f"({experiment_path} does not exist)")
-    experiment = load_experiment(experiment_path)
-    if experiment.variant is not None:
-        raise ConfigError(f"{path}: key 'experiment': {experiment_path} plays the variant {experiment.variant}; a "
-                          "tuning starts from the printed rules")
-    engine = registry.get_engine(experiment.game)
+    experiment_path, experiment, engine = sweep.study_experiment(path, tuning.experiment)
     raw = read_yaml_mapping(Path(experiment.game_file) if experiment.game_file else Path(engine.default_game_file),
                             "game")
     printed_rules = engine.load_setup(experiment.game_file).resolved.get("rules", {})

@@ -209,16 +209,21 @@ def test_a_headline_says_how_a_metric_moves_over_the_dimension_and_which_change_
     assert 1 < len(lines) <= 9
 
 
-def test_the_largest_significant_movement_comes_first_and_flat_metrics_say_so(one_dimension):
+def test_each_report_metric_gets_its_clearest_movement_first_and_flat_metrics_say_so(one_dimension):
     lines = headlines(one_dimension[1])
-    # balance at 2 players moves 11.7 points from the printed cell: the largest paired difference
-    assert lines[0].startswith("At 2 players, as the assassin's own cubes go from 1 to 4, balance (1 - largest gap "
+    # report_metrics puts seat 1's win rate first: its clearest movement (3 players) leads, then balance's
+    assert lines[0].startswith("At 3 players, as the assassin's own cubes go from 1 to 4, seat 1's win rate falls")
+    assert lines[1].startswith("At 3 players, as the assassin's own cubes go from 1 to 4, balance (1 - largest gap "
+                               "between seats) rises from 85.0%")
+    assert any(line.startswith("At 2 players, as the assassin's own cubes go from 1 to 4, balance (1 - largest gap "
                                "between seats) rises from 83.8% [82.3, 85.3] to 98.4% [96.9, 99.9]; printed (3): 95.5%.")
+               for line in lines)
     flat = [line for line in lines if "the share of tie-break decided games" in line]
     assert flat and all(line.endswith("the share of tie-break decided games stays at 5.0% [3.5, 6.5]; printed (3): "
                                       "5.0%. No value differs significantly from the printed cell.")
                         for line in flat if line.startswith("At 2 players"))
-    assert lines.index(SEAT_1_HEADLINE) < min((lines.index(line) for line in flat), default=len(lines))
+    # a flat metric's line comes after every metric's clearest significant movement, before the other movements
+    assert 1 < min(lines.index(line) for line in flat) < lines.index(SEAT_1_HEADLINE)
 
 
 def test_the_last_headline_names_the_cells_that_meet_every_target(one_dimension):
