@@ -577,14 +577,18 @@ def view_in_chromium(page: Path, screenshot: Path | None = None, width: int = 10
     return seen
 
 
-def main(arguments: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports.comparison_report", description=__doc__.splitlines()[0])
-    parser.add_argument("directory", type=Path, help="the --out directory of `courtsim compare`")
+def report_main(write_report, prog: str, description: str, directory_help: str,
+                arguments: list[str] | None = None) -> int:
+    """The ``python -m reports.<study>_report DIR [--out] [--screenshot]`` command of a study's
+    report: write it (``write_report(directory, out)``), optionally look at it in Chromium; exit
+    2 with one line on a ConfigError."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("directory", type=Path, help=directory_help)
     parser.add_argument("--out", type=Path, default=None, help="the report (default DIRECTORY/report.html)")
     parser.add_argument("--screenshot", type=Path, default=None, help="also write a PNG of the page's top here")
     options = parser.parse_args(arguments)
     try:
-        page = write_comparison_report(options.directory, options.out)
+        page = write_report(options.directory, options.out)
         print(page)
         if options.screenshot is not None:
             seen = view_in_chromium(page, options.screenshot)
@@ -595,6 +599,11 @@ def main(arguments: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def main(arguments: list[str] | None = None) -> int:
+    return report_main(write_comparison_report, "python -m reports.comparison_report", __doc__.splitlines()[0],
+                       "the --out directory of `courtsim compare`", arguments)
 
 
 if __name__ == "__main__":

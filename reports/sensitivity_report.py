@@ -17,7 +17,6 @@ screenshot of its top taken in headless Chromium).
 each conclusion's verdict."""
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -34,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from reports import html, plots
 from reports.command import TITLES, report_write_errors, writable_output
-from reports.comparison_report import CHROMIUM, RATE, number, scale, unit_word, view_in_chromium, with_unit
+from reports.comparison_report import CHROMIUM, RATE, number, report_main, scale, unit_word, view_in_chromium, with_unit
 from reports.sweep_report import setting_text
 from sim.core.engine import ConfigError
 from sim.core.yaml_files import read_yaml_mapping, validate
@@ -64,8 +63,6 @@ CONCLUSION_COLUMNS = {"conclusion": "int", "text": "str", "kind": "str", "n_play
                       "points": "int", "failing_points": "int", "failing_screening_points": "int",
                       "flip_input": "str", "flip_assumption": "str", "flip_value": "str", "flip_score": "float",
                       "within_noise": "bool", "sentence": "str"}
-# a threshold conclusion's words as sim.studies.sensitivity.state writes them
-THRESHOLD_TEXT = re.compile(r"^(?P<words>.+?) (?P<side>above|at most) (?P<value>\S+) at (?P<players>\d+) players")
 
 
 # --- sensitivity.yaml ---------------------------------------------------------------------------
@@ -118,6 +115,8 @@ class Verdict(BaseModel):
     text: str
     kind: str = ""
     n_players: int
+    metric: str | None = None          # a threshold conclusion's metric and threshold
+    threshold: float | None = None
     verdict: Literal["robust", "fragile"]
     points: int = 0
     failing_points: int = 0
@@ -217,20 +216,6 @@ def fragile_first(verdicts: list) -> list:
     return sorted(verdicts, key=lambda verdict: verdict.verdict != FRAGILE)
 
 
-def threshold_of(text: str, metrics: list[str]) -> tuple[str | None, float | None]:
-    """(metric, threshold) of a threshold conclusion read from its words ("tiebreak rate above
-    0.05 at 3 players ..."): the study's tables do not repeat them. (None, None) for a label."""
-    found = THRESHOLD_TEXT.match(text)
-    if not found:
-        return None, None
-    metric = next((metric for metric in metrics if metric.replace("_", " ") == found["words"]), None)
-    try:
-        value = float(found["value"])
-    except ValueError:
-        value = None
-    return metric, value
-
-
 def conclusion_metrics(conclusion, points: pd.DataFrame) -> tuple[list[str], float | None]:
     """The metrics a conclusion compares at its player count (every seat's or bot's win rate, or
     the thresholded metric) and the threshold, if any."""
@@ -239,8 +224,7 @@ def conclusion_metrics(conclusion, points: pd.DataFrame) -> tuple[list[str], flo
         return [metric for metric in present if re.fullmatch(r"seat_\d+_win_rate", metric)], None
     if conclusion.kind == "strongest_bot":
         return [metric for metric in present if metric.startswith("bot_win_rate:")], None
-    metric, threshold = threshold_of(conclusion.text, present)
-    return ([metric] if metric else []), threshold
+    return ([conclusion.metric] if conclusion.metric in present else []), conclusion.threshold
 
 
 def conclusion_unit(conclusion, points: pd.DataFrame) -> str:
@@ -620,23 +604,8 @@ def find_sensitivity_run(game: str, directory: Path | None = None, look_for_defa
 
 
 def main(arguments: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports.sensitivity_report", description=__doc__.splitlines()[0])
-    parser.add_argument("directory", type=Path, help="the output directory of `courtsim sensitivity`")
-    parser.add_argument("--out", type=Path, default=None, help="the report (default DIRECTORY/report.html)")
-    parser.add_argument("--screenshot", type=Path, default=None, help="also write a PNG of the page's top here")
-    options = parser.parse_args(arguments)
-    try:
-        page = write_sensitivity_report(options.directory, options.out)
-        print(page)
-        if options.screenshot is not None:
-            seen = view_in_chromium(page, options.screenshot)
-            print(options.screenshot)
-            if seen["errors"] or seen["failed"]:
-                print(f"warning: the browser reported {seen['errors'] + seen['failed']}", file=sys.stderr)
-    except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 0
+    return report_main(write_sensitivity_report, "python -m reports.sensitivity_report", __doc__.splitlines()[0],
+                       "the output directory of `courtsim sensitivity`", arguments)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ network); every figure's data and the full tables are also written as CSV into
 screenshot of its top taken in headless Chromium)."""
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from datetime import datetime
@@ -31,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from reports import html, plots
 from reports import targets as targets_module
 from reports.command import TITLES, report_write_errors, writable_output
-from reports.comparison_report import CHROMIUM, RATE, number, scale, unit_word, view_in_chromium
+from reports.comparison_report import CHROMIUM, RATE, number, report_main, scale, unit_word, view_in_chromium
 from reports.sweep_report import digits_for, interval_text, setting_text, value_text
 from sim.core.engine import ConfigError
 from sim.core.yaml_files import read_yaml_mapping, validate
@@ -729,23 +728,8 @@ def write_tables(files_directory: Path, candidates: pd.DataFrame, estimates: pd.
 
 
 def main(arguments: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports.tuning_report", description=__doc__.splitlines()[0])
-    parser.add_argument("directory", type=Path, help="the output directory of `courtsim tune`")
-    parser.add_argument("--out", type=Path, default=None, help="the report (default DIRECTORY/report.html)")
-    parser.add_argument("--screenshot", type=Path, default=None, help="also write a PNG of the page's top here")
-    options = parser.parse_args(arguments)
-    try:
-        page = write_tuning_report(options.directory, options.out)
-        print(page)
-        if options.screenshot is not None:
-            seen = view_in_chromium(page, options.screenshot)
-            print(options.screenshot)
-            if seen["errors"] or seen["failed"]:
-                print(f"warning: the browser reported {seen['errors'] + seen['failed']}", file=sys.stderr)
-    except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 0
+    return report_main(write_tuning_report, "python -m reports.tuning_report", __doc__.splitlines()[0],
+                       "the output directory of `courtsim tune`", arguments)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 import cli
 from sim.core.engine import ConfigError
+from reports.comparison_report import CHROMIUM, view_in_chromium
 from sim.studies import sensitivity
 
 runner = CliRunner()
@@ -46,7 +47,7 @@ def studied(tmp_path_factory):
     conclusions = [{"kind": "above", "metric": "winning_score", "value": float(winning) + 4.0, "players": 2},
                    {"kind": "above", "metric": "game_length", "value": 1.0, "players": 2}]
     plan = sensitivity.plan_sensitivity("louis-xiv", write_file(folder, conclusions))
-    sensitivity.run_sensitivity(plan, log=lambda message: None, progress=False, report=False)
+    sensitivity.run_sensitivity(plan, log=lambda message: None, progress=False)
     return plan, winning
 
 
@@ -108,3 +109,13 @@ def test_a_bad_input_path_is_a_one_line_error(tmp_path):
     result = runner.invoke(cli.app, ["sensitivity", "louis-xiv", str(path), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2 and "points_per_cot" in result.output and str(path) in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+def test_a_played_studys_report_opens_in_chromium_with_its_verdicts(studied):
+    pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
+    plan, _ = studied
+    seen = view_in_chromium(plan.out_dir / "report.html")
+    assert not seen["errors"] and not seen["failed"]
+    assert seen["image_widths"] and all(width > 0 for width in seen["image_widths"])
+    assert any(line.startswith("Fragile:") for line in seen["headlines"])

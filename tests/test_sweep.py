@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 import cli
 from sim.core.engine import ConfigError
+from reports.comparison_report import CHROMIUM, view_in_chromium
 from sim.studies import sweep
 
 runner = CliRunner()
@@ -37,7 +38,7 @@ GRID = [{"path": "start_gold", "values": [4, 5]},
 def swept(tmp_path_factory):
     folder = tmp_path_factory.mktemp("sweep")
     plan = sweep.plan_sweep(write_sweep(folder, GRID, targets=[{"metric": "seat_*_win_rate", "fair_share_within": 0.5}]))
-    return plan, sweep.run_sweep(plan, log=lambda message: None, progress=False, report=False)
+    return plan, sweep.run_sweep(plan, log=lambda message: None, progress=False)
 
 
 def tables(run_dir: Path) -> dict[str, pl.DataFrame]:
@@ -151,3 +152,13 @@ def test_an_unknown_target_metric_is_refused(tmp_path):
     path = write_sweep(tmp_path, GRID, targets=[{"metric": "seat_9_winrate", "at_least": 0.1}])
     with pytest.raises(ConfigError, match="targets.0.metric"):
         sweep.plan_sweep(path)
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+def test_a_played_sweeps_report_opens_in_chromium(swept):
+    pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
+    _, directory = swept
+    seen = view_in_chromium(directory / "report.html")
+    assert not seen["errors"] and not seen["failed"]
+    assert seen["image_widths"] and all(width > 0 for width in seen["image_widths"])
+    assert any("start gold" in line or "start_gold" in line for line in seen["headlines"])

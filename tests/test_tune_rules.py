@@ -1,5 +1,6 @@
 """courtsim tune: the smallest rule change that meets the targets, with successive halving and a
 re-evaluation on fresh games."""
+import importlib.util
 import math
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import yaml
 from typer.testing import CliRunner
 
 import cli
+from reports.comparison_report import CHROMIUM, view_in_chromium
 from sim.core.engine import ConfigError
 from sim.core.variants import load_variant
 from sim.studies import tune_rules
@@ -125,11 +127,15 @@ def test_a_real_tuning_plays_each_candidate_as_a_sweep_cell(tmp_path):
     path = write_tuning(tmp_path, trials=2, rungs=[20], top=1,
                         space=[{"path": "start_gold", "range": {"from": 4, "to": 6, "step": 1}}])
     plan = tune_rules.plan_tuning(path)
-    tune_rules.tune(plan, log=lambda message: None, progress=False, report=False)
+    tune_rules.tune(plan, log=lambda message: None, progress=False)
     assert (plan.out_dir / "cells" / "trial-0000-rung-0" / "run" / "seats.parquet").is_file()
     assert not (plan.out_dir / "cells" / "trial-0000-rung-0" / "variant.yaml").exists()   # the printed rules first
     record = yaml.safe_load((plan.out_dir / tune_rules.PLAN_FILE).read_text())
     assert record["trials"]["complete"] == 2 and len(record["recommended"]) == 2
+    if CHROMIUM.exists() and importlib.util.find_spec("playwright"):      # the played tuning's report, as a reader sees it
+        seen = view_in_chromium(plan.out_dir / "report.html")
+        assert not seen["errors"] and not seen["failed"] and seen["headlines"]
+        assert seen["image_widths"] and all(width > 0 for width in seen["image_widths"])
 
 
 @pytest.mark.parametrize("changes, message", [

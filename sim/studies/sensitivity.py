@@ -603,7 +603,7 @@ def judge(plan: SensitivityPlan, table: pl.DataFrame, statements: list[Statement
         flip = nearest_flip(plan, table, failures)
         verdict = "fragile" if failures else "robust"
         row = {"conclusion": number, "text": statement.text, "kind": statement.conclusion.kind, "n_players": n_players,
-               "verdict": verdict, "points": len(points), "failing_points": len(failures),
+               "metric": statement.conclusion.metric, "threshold": statement.conclusion.value, "verdict": verdict, "points": len(points), "failing_points": len(failures),
                "failing_screening_points": sum(1 for failure in failures if failure[1] == "morris"),
                "flip_input": None, "flip_assumption": None, "flip_value": None, "flip_score": math.nan,
                "within_noise": None}

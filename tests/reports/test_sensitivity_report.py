@@ -25,14 +25,17 @@ ASSUMPTIONS = {"louis-xiv": [f"A{number}" for number in range(1, 8)],
 OTHER_GOLD = "3 and 7"
 CONCLUSIONS = [  # the verdict rows, as sim.studies.sensitivity.judge writes them
     {"conclusion": 0, "text": "seat 1 wins most often at 3 players (printed: 38.0%)", "kind": "best_seat",
-     "n_players": 3, "verdict": "robust", "points": 12, "failing_points": 0, "failing_screening_points": 0,
+     "n_players": 3, "metric": None, "threshold": None, "verdict": "robust",
+     "points": 12, "failing_points": 0, "failing_screening_points": 0,
      "flip_input": None, "flip_assumption": None, "flip_value": None, "flip_score": float("nan"),
      "within_noise": None},
     {"conclusion": 1, "text": "greedy is the strongest bot at 3 players (printed: 60.0%)", "kind": "strongest_bot",
-     "n_players": 3, "verdict": "fragile", "points": 12, "failing_points": 5, "failing_screening_points": 4,
+     "n_players": 3, "metric": None, "threshold": None, "verdict": "fragile",
+     "points": 12, "failing_points": 5, "failing_screening_points": 4,
      "flip_input": "gold_cards", "flip_value": OTHER_GOLD, "flip_score": -0.10, "within_noise": False},
     {"conclusion": 2, "text": "tiebreak rate above 0.05 at 3 players (printed: 0.07)", "kind": "above",
-     "n_players": 3, "verdict": "fragile", "points": 12, "failing_points": 2, "failing_screening_points": 1,
+     "n_players": 3, "metric": "tiebreak_rate", "threshold": 0.05, "verdict": "fragile",
+     "points": 12, "failing_points": 2, "failing_screening_points": 1,
      "flip_input": "bribe_costs", "flip_value": "1", "flip_score": -0.005, "within_noise": True},
 ]
 MORRIS_DESIGN = [  # two trajectories of D + 1 = 4 points: (bribe_costs, gold_cards, coat_points)
@@ -106,7 +109,8 @@ def write_study(directory: Path, game: str = "louis-xiv", status: str = "complet
                "matters": (row["conclusion"], entry["name"]) in matters} for row in conclusions for entry in inputs]
     pl.DataFrame(morris).write_parquet(directory / "morris.parquet")
     pl.DataFrame(conclusions, infer_schema_length=None).with_columns(
-        pl.col("flip_input", "flip_assumption", "flip_value").cast(pl.String),
+        pl.col("flip_input", "flip_assumption", "flip_value", "metric").cast(pl.String),
+        pl.col("threshold").cast(pl.Float64),
         pl.col("within_noise").cast(pl.Boolean)).write_parquet(directory / "conclusions.parquet")
     plan = {"courtsim_sensitivity": 1, "status": status, "name": "synthetic", "description": "", "game": game,
             "sensitivity_file": "configs/sensitivity/synthetic.yaml", "experiment_file": "configs/experiments/x.yaml",
