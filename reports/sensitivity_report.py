@@ -28,15 +28,14 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
 from reports import html, plots
 from reports.command import TITLES, report_write_errors, writable_output
-from reports.comparison_report import CHROMIUM, RATE, number, report_main, scale, unit_word, view_in_chromium, with_unit
+from reports.comparison_report import (CHROMIUM, RATE, number, read_parquet_table, read_study_settings, report_main,
+                                       scale, unit_word, view_in_chromium, with_unit)
 from reports.sweep_report import setting_text
 from sim.core.engine import ConfigError
-from sim.core.yaml_files import read_yaml_mapping, validate
 
 __all__ = ["CHROMIUM", "SensitivityRun", "find_sensitivity_run", "read_settings", "view_in_chromium",
            "write_sensitivity_report", "main"]
@@ -153,34 +152,15 @@ class SensitivitySettings(BaseModel):
 def read_settings(directory: Path) -> SensitivitySettings:
     """sensitivity.yaml of ``directory``; ConfigError (one line naming the file) when it is
     missing, malformed or of another format."""
-    path = Path(directory) / SETTINGS
-    settings = validate(SensitivitySettings, read_yaml_mapping(path, "sensitivity plan"), path)
-    if settings.courtsim_sensitivity != 1:
-        raise ConfigError(f"{path}: key 'courtsim_sensitivity': expected 1, the format this courtsim reads "
-                          f"(found {settings.courtsim_sensitivity})")
-    return settings
+    return read_study_settings(Path(directory) / SETTINGS, SensitivitySettings, "sensitivity plan",
+                               "courtsim_sensitivity")
 
 
 # --- the parquet tables ---------------------------------------------------------------------------
 
-def read_parquet_table(path: Path, columns: dict[str, str], what: str) -> pd.DataFrame:
-    """A Parquet table as pandas, its columns checked against the contract with the study
-    (``columns``: name -> str / int / float / bool); ConfigError naming the file otherwise."""
-    if not path.is_file():
-        found = "a directory" if path.is_dir() else "nothing"
-        raise ConfigError(f"{path}: {what} not found (found {found}); run `courtsim sensitivity GAME` first")
-    try:
-        table = pl.read_parquet(path).to_pandas()
-    except (OSError, pl.exceptions.PolarsError) as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ConfigError(f"{path}: not a readable Parquet table ({first_line})") from None
-    for column, kind in columns.items():
-        if column not in table.columns:
-            raise ConfigError(f"{path}: column '{column}' required but missing")
-        numeric = pd.api.types.is_numeric_dtype(table[column]) and not pd.api.types.is_bool_dtype(table[column])
-        # (a column of nulls only has no type to check)
-        if kind in ("int", "float") and not numeric and table[column].notna().any():
-            raise ConfigError(f"{path}: column '{column}': expected numbers (found {table[column].dtype})")
+def read_study_table(path: Path, columns: dict[str, str], what: str) -> pd.DataFrame:
+    """A table of the study (reports.comparison_report.read_parquet_table), with rows."""
+    table = read_parquet_table(path, columns, what, "run `courtsim sensitivity GAME` first")
     if table.empty:
         raise ConfigError(f"{path}: expected rows, found none")
     return table
@@ -189,7 +169,7 @@ def read_parquet_table(path: Path, columns: dict[str, str], what: str) -> pd.Dat
 def read_points(directory: Path, settings: SensitivitySettings) -> pd.DataFrame:
     """points.parquet: the fixed columns and one per input (numbers, or option names as text)."""
     columns = dict(POINT_COLUMNS) | {entry.name: "float" if entry.numeric else "str" for entry in settings.inputs}
-    table = read_parquet_table(Path(directory) / POINTS, columns, "design points table")
+    table = read_study_table(Path(directory) / POINTS, columns, "design points table")
     for entry in settings.inputs:
         if not entry.numeric:
             table[entry.name] = table[entry.name].map(setting_text)
@@ -197,11 +177,11 @@ def read_points(directory: Path, settings: SensitivitySettings) -> pd.DataFrame:
 
 
 def read_morris(directory: Path) -> pd.DataFrame:
-    return read_parquet_table(Path(directory) / MORRIS, MORRIS_COLUMNS, "Morris screening table")
+    return read_study_table(Path(directory) / MORRIS, MORRIS_COLUMNS, "Morris screening table")
 
 
 def read_conclusions(directory: Path) -> pd.DataFrame:
-    table = read_parquet_table(Path(directory) / CONCLUSIONS, CONCLUSION_COLUMNS, "conclusions table")
+    table = read_study_table(Path(directory) / CONCLUSIONS, CONCLUSION_COLUMNS, "conclusions table")
     unknown = set(table["verdict"]) - {ROBUST, FRAGILE}
     if unknown:
         raise ConfigError(f"{Path(directory) / CONCLUSIONS}: column 'verdict': expected robust or fragile "

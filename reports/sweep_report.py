@@ -25,16 +25,14 @@ import matplotlib.lines
 import matplotlib.patches
 import numpy as np
 import pandas as pd
-import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
 from reports import html, plots
 from reports import targets as targets_module
 from reports.command import TITLES, report_write_errors, writable_output
-from reports.comparison_report import (CHROMIUM, RATE, decimals, report_main, number, scale, unit_word, view_in_chromium,
+from reports.comparison_report import (CHROMIUM, RATE, decimals, read_parquet_table, read_study_settings, report_main, number, scale, unit_word, view_in_chromium,
                                        with_unit)
 from sim.core.engine import ConfigError
-from sim.core.yaml_files import read_yaml_mapping, validate
 
 __all__ = ["CHROMIUM", "target_status", "view_in_chromium", "write_sweep_report", "main"]
 
@@ -129,10 +127,7 @@ class SweepSettings(BaseModel):
 
 def read_settings(directory: Path) -> SweepSettings:
     path = directory / SETTINGS
-    settings = validate(SweepSettings, read_yaml_mapping(path, "sweep"), path)
-    if settings.courtsim_sweep != 1:
-        raise ConfigError(f"{path}: key 'courtsim_sweep': expected 1, the format this courtsim reads "
-                          f"(found {settings.courtsim_sweep})")
+    settings = read_study_settings(path, SweepSettings, "sweep", "courtsim_sweep")
     kinds = {dimension.kind for dimension in settings.dimensions} - {NUMERIC, CATEGORICAL}
     if kinds:
         raise ConfigError(f"{path}: key 'dimensions.kind': expected numeric or categorical (found {sorted(kinds)[0]!r})")
@@ -143,22 +138,9 @@ def read_table(directory: Path, settings: SweepSettings) -> pd.DataFrame:
     """sweep.parquet as pandas, its columns checked against the contract with the sweep runner
     (the fixed columns and one per swept dimension)."""
     path = directory / TABLE
-    if not path.is_file():
-        found = "a directory" if path.is_dir() else "nothing"
-        raise ConfigError(f"{path}: sweep table not found (found {found}); run the sweep first")
-    try:
-        table = pl.read_parquet(path).to_pandas()
-    except (OSError, pl.exceptions.PolarsError) as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ConfigError(f"{path}: not a readable Parquet table ({first_line})") from None
     expected = dict(COLUMNS) | {dimension.name: "float" if dimension.numeric else "str"
                                 for dimension in settings.dimensions}
-    for column, kind in expected.items():
-        if column not in table.columns:
-            raise ConfigError(f"{path}: column '{column}' required but missing")
-        numeric = pd.api.types.is_numeric_dtype(table[column]) and not pd.api.types.is_bool_dtype(table[column])
-        if kind != "str" and not numeric:
-            raise ConfigError(f"{path}: column '{column}': expected numbers (found {table[column].dtype})")
+    table = read_parquet_table(path, expected, "sweep table", "run the sweep first")
     if table.empty:
         raise ConfigError(f"{path}: expected one row per cell, metric and player count, found no rows")
     for dimension in settings.dimensions:

@@ -24,16 +24,15 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
 from reports import html, plots
 from reports import targets as targets_module
 from reports.command import TITLES, report_write_errors, writable_output
-from reports.comparison_report import CHROMIUM, RATE, number, report_main, scale, unit_word, view_in_chromium
+from reports.comparison_report import (CHROMIUM, RATE, number, read_parquet_table, read_study_settings, report_main,
+                                       scale, unit_word, view_in_chromium)
 from reports.sweep_report import digits_for, interval_text, setting_text, value_text
 from sim.core.engine import ConfigError
-from sim.core.yaml_files import read_yaml_mapping, validate
 
 __all__ = ["CHROMIUM", "view_in_chromium", "write_tuning_report", "main"]
 
@@ -146,44 +145,14 @@ class TuningSettings(BaseModel):
 # --- reading the three files ----------------------------------------------------------------------
 
 def read_settings(directory: Path) -> TuningSettings:
-    path = directory / SETTINGS
-    settings = validate(TuningSettings, read_yaml_mapping(path, "tuning"), path)
-    if settings.courtsim_tuning != 1:
-        raise ConfigError(f"{path}: key 'courtsim_tuning': expected 1, the format this courtsim reads "
-                          f"(found {settings.courtsim_tuning})")
-    return settings
-
-
-def read_parquet(path: Path, what: str) -> pd.DataFrame:
-    """A Parquet table as pandas; a missing or unreadable one is a one-line ConfigError."""
-    if not path.is_file():
-        found = "a directory" if path.is_dir() else "nothing"
-        raise ConfigError(f"{path}: {what} not found (found {found}); run the tuning first")
-    try:
-        return pl.read_parquet(path).to_pandas()
-    except (OSError, pl.exceptions.PolarsError) as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ConfigError(f"{path}: not a readable Parquet table ({first_line})") from None
-
-
-def check_columns(table: pd.DataFrame, expected: dict[str, str], path: Path) -> None:
-    """Every expected column present, numbers where numbers are expected (the contract with the tuner)."""
-    for column, kind in expected.items():
-        if column not in table.columns:
-            raise ConfigError(f"{path}: column '{column}' required but missing")
-        is_bool = pd.api.types.is_bool_dtype(table[column])
-        numeric = pd.api.types.is_numeric_dtype(table[column]) and not is_bool
-        if (kind == "float" and not numeric) or (kind == "bool" and not is_bool):
-            expected_words = "numbers" if kind == "float" else "true/false"
-            raise ConfigError(f"{path}: column '{column}': expected {expected_words} (found {table[column].dtype})")
+    return read_study_settings(directory / SETTINGS, TuningSettings, "tuning", "courtsim_tuning")
 
 
 def read_candidates(directory: Path, settings: TuningSettings) -> pd.DataFrame:
     """tuning.parquet: one row per candidate, the categorical values as text."""
     path = directory / TABLE
-    table = read_parquet(path, "tuning table")
-    check_columns(table, COLUMNS | {parameter.name: "str" if parameter.categorical else "float"
-                                    for parameter in settings.space}, path)
+    table = read_parquet_table(path, COLUMNS | {parameter.name: "str" if parameter.categorical else "float"
+                                                for parameter in settings.space}, "tuning table", "run the tuning first")
     if table.empty:
         raise ConfigError(f"{path}: expected one row per candidate, found no rows")
     for parameter in settings.space:
@@ -197,8 +166,7 @@ def read_estimates(directory: Path) -> pd.DataFrame:
     path = directory / RECOMMENDED_TABLE
     if not path.exists():
         return pd.DataFrame(columns=list(RECOMMENDED_COLUMNS))
-    table = read_parquet(path, "re-evaluation table")
-    check_columns(table, RECOMMENDED_COLUMNS, path)
+    table = read_parquet_table(path, RECOMMENDED_COLUMNS, "re-evaluation table", "run the tuning first")
     return table
 
 

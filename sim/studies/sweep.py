@@ -56,7 +56,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional, Union
 
-import numpy as np
 import polars as pl
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator

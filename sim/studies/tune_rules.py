@@ -56,7 +56,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from reports import targets as balance_targets
-from sim.core import results, variants
+from sim.core import results
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
 from sim.core.experiments import GameCount, NAME_PATTERN
