@@ -829,9 +829,6 @@ def tune(
     if jobs is not None:
         check_jobs(jobs, "--jobs")
     plan = plan_tuning(find_tuning(tuning_file), out, jobs=jobs)
-    stdout.print(f"{plan.tuning.name}: {plan.game}, {plan.tuning.trials} candidates over "
-                 f"{len(plan.parameters)} {'value' if len(plan.parameters) == 1 else 'values'}, rungs of "
-                 f"{', '.join(f'{games:,}' for games in plan.tuning.rungs)} games per match-up -> {plan.out_dir}")
     directory = keeping_finished_chunks(plan.out_dir, lambda: tune_rules(
         plan, log=lambda message: print(message, file=sys.stderr), progress=True))
     print_tuning(directory)

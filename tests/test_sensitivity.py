@@ -7,6 +7,7 @@ import yaml
 from typer.testing import CliRunner
 
 import cli
+from study_files import write_two_greedy_experiment
 from sim.core.engine import ConfigError
 from reports.comparison_report import CHROMIUM, view_in_chromium
 from sim.studies import sensitivity
@@ -16,11 +17,7 @@ OTHERS = [{"assumption": f"A{number}", "why": "not varied in this test"} for num
 
 
 def write_experiment(folder: Path) -> Path:
-    path = folder / "two_greedy.yaml"
-    path.write_text(yaml.safe_dump({"name": "two_greedy", "game": "louis-xiv", "players": [2], "bots": ["greedy"],
-                                    "matchups": "with_repeats", "games_per_matchup": 60, "seed": 3, "jobs": 1,
-                                    "chunk_size": 60}))
-    return path
+    return write_two_greedy_experiment(folder, games=60, chunk_size=60)
 
 
 def write_file(folder: Path, conclusions: list[dict], **changes) -> Path:

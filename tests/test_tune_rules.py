@@ -11,6 +11,7 @@ import yaml
 from typer.testing import CliRunner
 
 import cli
+from study_files import write_two_greedy_experiment
 from reports.comparison_report import CHROMIUM, view_in_chromium
 from sim.core.engine import ConfigError
 from sim.core.variants import load_variant
@@ -20,11 +21,7 @@ runner = CliRunner()
 
 
 def write_experiment(folder: Path) -> Path:
-    path = folder / "two_greedy.yaml"
-    path.write_text(yaml.safe_dump({"name": "two_greedy", "game": "louis-xiv", "players": [2], "bots": ["greedy"],
-                                    "matchups": "with_repeats", "games_per_matchup": 40, "seed": 3, "jobs": 1,
-                                    "chunk_size": 20}))
-    return path
+    return write_two_greedy_experiment(folder, games=40, chunk_size=20)
 
 
 def write_tuning(folder: Path, **changes) -> Path:
@@ -86,13 +83,16 @@ def test_the_recommended_candidates_are_re_evaluated_on_fresh_games(tuned):
     assert all(first_game == 0 for _, _, first_game, _ in training)
 
 
-def test_successive_halving_prunes_candidates_after_the_first_rung(tuned):
+def test_successive_halving_prunes_candidates_after_the_first_rung_and_plays_no_candidate_twice(tuned):
     plan, game = tuned
     table = pl.read_parquet(plan.out_dir / tune_rules.TABLE_FILE)
     assert table.height == 40 and set(table["state"]) == {"complete", "pruned"}
     assert (table.filter(pl.col("state") == "pruned")["rung"] == 0).all()
     full = [call for call in game.calls if call[1] == 8000]
-    assert len(full) == table.filter(pl.col("state") == "complete").height < 40
+    played = table.filter((pl.col("state") == "complete") & pl.col("same_as_trial").is_null())
+    assert len(full) == played.height < 40           # a candidate asked again is not played again
+    assert len({tuple(call[0].items()) for call in game.calls if call[1] == 2000}) == len(
+        [call for call in game.calls if call[1] == 2000])
     assert table.filter(pl.col("pareto"))["miss"].min() == 0.0
 
 
@@ -114,6 +114,17 @@ def test_a_tuning_resumes_from_its_study_and_refuses_another_plan(tuned, tmp_pat
     other.evaluator = SyntheticGame()
     with pytest.raises(ConfigError, match="another plan"):
         tune_rules.tune(other, log=lambda message: None, progress=False, report=False)
+
+
+def test_a_list_value_is_asked_by_its_position_and_set_whole(tmp_path):
+    path = write_tuning(tmp_path, space=[{"path": "extra_start_gold.2", "name": "second_seat_gold",
+                                          "values": [[0, 0], [0, 2]]}])
+    plan = tune_rules.plan_tuning(path)
+    parameter = plan.parameters[0]
+    assert parameter.distribution().choices == (0, 1) and parameter.decoded(1) == [0, 2]
+    assert tune_rules.printed_values(plan) == {"second_seat_gold": [0, 0]}
+    assert tune_rules.as_cell(plan, "x", {"second_seat_gold": [0, 2]}).overrides == {"extra_start_gold.2": [0, 2]}
+    tune_rules.check_space(plan)                  # both lists are valid game data
 
 
 def test_the_promotion_rule_keeps_the_best_share_of_a_rung():
@@ -143,9 +154,11 @@ def test_a_real_tuning_plays_each_candidate_as_a_sweep_cell(tmp_path):
     ({"space": [{"path": "start_gol", "range": {"from": 0, "to": 8, "step": 1}}]}, "unknown key 'start_gol'"),
     ({"targets": [{"metric": "seat_7_win_rate", "at_least": 0.1}]}, "targets.0.metric"),
     ({"space": [{"path": "start_gold"}]}, "either range"),
+    ({"space": [{"path": "start_gold", "range": {"from": -2, "to": 5, "step": 1}}]}, "start_gold = -2"),
 ])
 def test_bad_tuning_files_are_one_line_errors(tmp_path, changes, message):
     path = write_tuning(tmp_path, **changes)
     result = runner.invoke(cli.app, ["tune", str(path), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2, result.output
     assert message in result.output and str(path) in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -645,8 +645,17 @@ def sentence(statement: Statement, row: dict, plan: SensitivityPlan) -> str:
                 f"(several inputs moved at once; no single input flips it alone).")
     entry = next(entry for entry in plan.inputs if entry.name == row["flip_input"])
     noise = " (within the noise)" if row["within_noise"] else ""
-    return (f"Fragile: {statement.text} fails when {entry.label} is {row['flip_value']} ({entry.assumption}){noise}; "
-            f"it fails at {row['failing_points']} of {row['points']} design points.")
+    return (f"Fragile: {statement.text} fails when {setting_words(entry, row['flip_value'])} ({entry.assumption})"
+            f"{noise}; it fails at {row['failing_points']} of {row['points']} design points.")
+
+
+def setting_words(entry: Input, value: str) -> str:
+    """An input at a value in words: "the bribe costs move by -1", "the gold cards are 3 and 7"."""
+    if entry.numeric and entry.shifts and not entry.set_paths:
+        return f"{entry.label} move by {float(value):+g}"
+    if entry.numeric and entry.scales and not entry.set_paths:
+        return f"{entry.label} are scaled by {float(value):g}"
+    return f"{entry.label} is {value}"
 
 
 # ----------------------------------------------------------------------------- the plan file

@@ -49,7 +49,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Literal, Optional
+from typing import Any, Callable, Literal, Optional, Union
 
 import polars as pl
 import yaml
@@ -104,7 +104,7 @@ class SpaceParameter(BaseModel):
     name: Optional[str] = Field(None, pattern=NAME_PATTERN)
     label: Optional[str] = None
     value_range: Optional[SpaceRange] = Field(None, alias="range")
-    values: Optional[list[sweep.Value]] = Field(None, min_length=2)
+    values: Optional[list[Union[sweep.Value, list[sweep.Value]]]] = Field(None, min_length=2)   # a list: set whole
     linked: dict[str, list[sweep.Value]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
@@ -183,7 +183,21 @@ class Tuned:
             return optuna.distributions.IntDistribution(int(self.low), int(self.high), step=int(self.step))
         if self.kind == "float":
             return optuna.distributions.FloatDistribution(self.low, self.high, step=self.step)
+        if self.by_position:    # Optuna's categories are plain values: a list value is asked by its position
+            return optuna.distributions.CategoricalDistribution(list(range(len(self.values))))
         return optuna.distributions.CategoricalDistribution(self.values)
+
+    @property
+    def by_position(self) -> bool:
+        return self.kind == "categorical" and any(isinstance(value, list) for value in self.values)
+
+    def decoded(self, asked: Any) -> Any:
+        """The value an Optuna parameter stands for."""
+        return self.values[asked] if self.by_position else asked
+
+    def encoded(self, value: Any) -> Any:
+        """The Optuna parameter of a value (its position for a list-valued category)."""
+        return self.values.index(value) if self.by_position else value
 
     def change(self, value: Any) -> float:
         """How far ``value`` is from the printed one: a share of the range, or 1 for another category."""
@@ -306,6 +320,11 @@ def play_candidate(plan: TuningPlan, values: dict[str, Any], games_per_matchup: 
     return sweep.cell_estimates(cells_plan, cell, run_dir, config)
 
 
+def decoded(plan: TuningPlan, params: dict[str, Any]) -> dict[str, Any]:
+    """A trial's parameters as the values they stand for."""
+    return {parameter.column: parameter.decoded(params[parameter.column]) for parameter in plan.parameters}
+
+
 def change_of(plan: TuningPlan, values: dict[str, Any]) -> float:
     return sum(parameter.change(values[parameter.column]) for parameter in plan.parameters)
 
@@ -344,8 +363,9 @@ def open_study(plan: TuningPlan):
     if not study.trials:
         study.set_user_attr("plan", plan_record(plan))
         start = printed_values(plan)
-        if start is not None:
-            study.enqueue_trial(start)     # the printed rules are the first candidate
+        if start is not None:              # the printed rules are the first candidate
+            study.enqueue_trial({parameter.column: parameter.encoded(start[parameter.column])
+                                 for parameter in plan.parameters})
     elif study.user_attrs.get("plan") != plan_record(plan):
         raise ConfigError(f"{plan.out_dir / STUDY_FILE} holds a tuning of another plan; choose another --out")
     return study
@@ -381,9 +401,23 @@ def promoted(miss: float, earlier: list[float], keep: float) -> bool:
     return better < keep * (len(earlier) + 1)
 
 
+def played_before(study, trial):
+    """A finished trial with the same parameters (a sampler may ask for a candidate again)."""
+    return next((other for other in finished(study) if other.params == trial.params), None)
+
+
 def evaluate_trial(plan: TuningPlan, study, trial) -> tuple[str, tuple[float, float] | None]:
-    """Play a trial rung by rung; ("complete", (miss, change)) or ("pruned", None)."""
-    values = {parameter.column: trial.params[parameter.column] for parameter in plan.parameters}
+    """Play a trial rung by rung; ("complete", (miss, change)) or ("pruned", None). A candidate
+    played before is not played again: it has the same games, so the same results."""
+    earlier = played_before(study, trial)
+    if earlier is not None:
+        for key, value in earlier.user_attrs.items():
+            trial.set_user_attr(key, value)
+        trial.set_user_attr("same_as_trial", earlier.number)
+        if earlier.state.name == "PRUNED":
+            return "pruned", None
+        return "complete", tuple(earlier.values)
+    values = decoded(plan, trial.params)
     change = change_of(plan, values)
     trial.set_user_attr("change", change)
     for rung, games in enumerate(plan.tuning.rungs):
@@ -397,12 +431,37 @@ def evaluate_trial(plan: TuningPlan, study, trial) -> tuple[str, tuple[float, fl
     return "complete", (miss, change)
 
 
+def check_space(plan: TuningPlan) -> None:
+    """Validate the game data at both ends of every range and at every value (the others
+    printed) before a game is played; a bad end is a one-line error naming the tuning file and
+    the values. (A combination of valid values may still be refused when it is reached.)"""
+    base = printed_values(plan) or {parameter.column: parameter.printed for parameter in plan.parameters}
+    shell = cell_plan(plan, plan.tuning.rungs[0])
+    for parameter in plan.parameters:
+        ends = parameter.values if parameter.kind == "categorical" else [parameter.low, parameter.high]
+        for value in ends:
+            values = {**base, parameter.column: int(value) if parameter.kind == "integer" else value}
+            cell = as_cell(plan, f"check-{parameter.column}", values)
+            try:
+                sweep.prepare_cell(shell, cell)
+            finally:
+                for name in ("experiment.yaml", "variant.yaml"):   # files this check wrote, nothing a run made
+                    (cell.directory(plan.out_dir) / name).unlink(missing_ok=True)
+                if cell.directory(plan.out_dir).is_dir() and not any(cell.directory(plan.out_dir).iterdir()):
+                    cell.directory(plan.out_dir).rmdir()
+
+
 def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = True, report: bool = True) -> Path:
     """Run the trials (resuming a stored study), re-evaluate the best, write the variants,
     tables and report. Returns the tuning directory."""
     import optuna
 
+    if plan.evaluator is None:
+        check_space(plan)
     study = open_study(plan)
+    log(f"{plan.tuning.name}: {plan.game}, {plan.tuning.trials} candidates over {len(plan.parameters)} "
+        f"{'value' if len(plan.parameters) == 1 else 'values'}, rungs of "
+        f"{', '.join(f'{games:,}' for games in plan.tuning.rungs)} games per match-up -> {plan.out_dir}")
     space = {parameter.column: parameter.distribution() for parameter in plan.parameters}
     with trial_progress(progress, plan.tuning.trials, best=min, shown=lambda miss: f"miss {miss:.2f}") as advance:
         advance([trial.values[0] for trial in finished(study) if trial.values])
@@ -425,7 +484,9 @@ def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = 
 
 
 def pareto(trials: list) -> list:
-    """The trials no other trial beats in both objectives (ties kept), by miss then change."""
+    """The trials no other trial beats in both objectives (ties kept, a candidate asked again
+    once), by miss then change."""
+    trials = [trial for trial in trials if "same_as_trial" not in trial.user_attrs]
     front = [trial for trial in trials
              if not any(other.values[0] <= trial.values[0] and other.values[1] <= trial.values[1]
                         and other.values != trial.values for other in trials)]
@@ -444,14 +505,16 @@ def write_candidates(plan: TuningPlan, study) -> None:
     rows = []
     for trial in finished(study):
         rung = int(trial.user_attrs.get("rung", 0))
-        rows.append({"trial": trial.number, **{parameter.column: shown(parameter, trial.params[parameter.column])
+        values = decoded(plan, trial.params)
+        rows.append({"trial": trial.number, **{parameter.column: shown(parameter, values[parameter.column])
                                                for parameter in plan.parameters},
                      "state": trial.state.name.lower(), "rung": rung, "games_per_matchup": plan.tuning.rungs[rung],
                      "miss": float(trial.user_attrs.get(f"miss_{rung}", math.nan)),
                      "change": float(trial.user_attrs.get("change", math.nan)),
-                     "changed_values": changed_count(plan, trial.params), "pareto": trial.number in front})
-    results.write_parquet_atomically(pl.DataFrame(rows, infer_schema_length=None).to_arrow(),
-                                     plan.out_dir / TABLE_FILE)
+                     "changed_values": changed_count(plan, values), "pareto": trial.number in front,
+                     "same_as_trial": trial.user_attrs.get("same_as_trial")})
+    table = pl.DataFrame(rows, infer_schema_length=None).with_columns(pl.col("same_as_trial").cast(pl.Int64))
+    results.write_parquet_atomically(table.to_arrow(), plan.out_dir / TABLE_FILE)
 
 
 def shown(parameter: Tuned, value: Any) -> Any:
@@ -468,7 +531,8 @@ def reevaluate(plan: TuningPlan, study, log) -> list[dict]:
     recommended, rows = [], []
     printed = printed_values(plan)
     candidates = [("printed", None, printed)] if printed is not None else []
-    candidates += [(f"{plan.tuning.name}_{rank + 1}", trial, trial.params) for rank, trial in enumerate(front)]
+    candidates += [(f"{plan.tuning.name}_{rank + 1}", trial, decoded(plan, trial.params))
+                   for rank, trial in enumerate(front)]
     for name, trial, values in candidates:
         estimates = play_candidate(plan, values, plan.fresh_games, FRESH_GAMES_OFFSET, f"fresh-{name}")
         statuses = [balance_targets.evaluate(estimates, target) for target in plan.targets]

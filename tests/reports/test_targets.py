@@ -1,0 +1,42 @@
+"""Balance targets: a band per target, a status per set of estimates, a miss in points."""
+import math
+
+import pytest
+
+from reports import targets
+
+
+def row(metric, value, half_width=0.005, n_players=2, unit="rate"):
+    return {"metric": metric, "n_players": n_players, "unit": unit, "value": value,
+            "low": value - half_width, "high": value + half_width}
+
+
+def test_fair_share_within_is_a_band_around_one_over_n():
+    assert targets.band({"fair_share_within": 0.02}, 4) == pytest.approx((0.23, 0.27))
+
+
+def test_several_conditions_of_one_target_are_intersected():
+    assert targets.band({"at_least": 0.4, "between": [0.3, 0.6], "at_most": 0.55}, 2) == (0.4, 0.55)
+
+
+def test_every_seat_of_a_glob_target_must_lie_in_the_band():
+    target = {"metric": "seat_*_win_rate", "fair_share_within": 0.01}
+    assert targets.evaluate([row("seat_1_win_rate", 0.505), row("seat_2_win_rate", 0.495)], target)[0] == "meets"
+    status, miss, count = targets.evaluate([row("seat_1_win_rate", 0.54), row("seat_2_win_rate", 0.46)], target)
+    assert (status, count) == ("misses", 2) and miss == pytest.approx(3.0)    # 4 points off, 1 allowed: 3 points
+
+
+def test_an_estimate_inside_with_an_interval_reaching_out_may_meet():
+    assert targets.evaluate([row("balance", 0.96, half_width=0.03)], {"metric": "balance", "at_least": 0.95})[0] == \
+        "may meet"
+
+
+def test_a_miss_is_in_points_for_a_rate_and_in_the_unit_otherwise_and_sums_over_targets():
+    rows = [row("seat_1_win_rate", 0.55), row("game_length", 40.0, unit="turns")]
+    chosen = [{"metric": "seat_1_win_rate", "between": [0.49, 0.51]}, {"metric": "game_length", "at_most": 38}]
+    assert targets.total_miss(rows, chosen) == pytest.approx(4.0 + 2.0)
+
+
+def test_a_target_of_other_player_counts_or_no_estimate_is_not_measured():
+    status, miss, count = targets.evaluate([row("balance", 0.9)], {"metric": "balance", "players": [3], "at_least": 0.5})
+    assert (status, count) == ("not measured", 0) and math.isinf(miss)
