@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scipy.stats import norm
 from statsmodels.stats.multitest import multipletests
 
+from page_text import headlines, text_of
 from reports.comparison_report import CHROMIUM, view_in_chromium, write_comparison_report
 from sim.core.engine import ConfigError
 
@@ -117,17 +118,6 @@ def report(tmp_path_factory) -> tuple[Path, str]:
     directory = write_comparison(tmp_path_factory.mktemp("comparison") / "compare")
     page = write_comparison_report(directory)
     return page, page.read_text(encoding="utf-8")
-
-
-def text_of(page: str) -> str:
-    """The page's visible text, tags removed and entities decoded, on one line."""
-    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-    return re.sub(r" ([,;:)])", r"\1", text)
-
-
-def headlines(page: str) -> list[str]:
-    summary = re.search(r'<section class="summary" id="summary">(.*?)</section>', page, re.S).group(1)
-    return [text_of(item) for item in re.findall(r"<li>(.*?)</li>", summary, re.S)]
 
 
 def listed(page: str, list_id: str) -> str:

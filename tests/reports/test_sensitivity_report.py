@@ -3,7 +3,6 @@ main balance report, on synthetic sensitivity directories of the shape `courtsim
 writes: three inputs at 3 players (the bribe costs, walked one at a time; the gold cards, two
 options, walked; the coat points, screened only) and three conclusions (the best seat robust,
 the strongest bot fragile at the other gold cards, the tie-break rate fragile within the noise)."""
-import html
 import re
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import yaml
 from typer.testing import CliRunner
 
 import cli
+from page_text import headlines, section, text_of
 from reports.command import build_report, report_command
 from reports.sections_common import SENSITIVITY_TITLE
 from reports.sensitivity_report import CHROMIUM, main, view_in_chromium, write_sensitivity_report
@@ -139,20 +139,6 @@ def small_heads_run(tmp_path_factory) -> Path:
     return simulate(tmp_path_factory.mktemp("runs") / "heads_small", "heads-of-state", 2, 30)
 
 
-def text_of(page: str) -> str:
-    """The page's visible text, tags removed and entities decoded, on one line."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-def section(page: str, section_id: str) -> str:
-    return re.search(rf'<section id="{section_id}"[^>]*>(.*?)</section>', page, re.S).group(1)
-
-
-def headlines(page: str) -> list[str]:
-    summary = re.search(r'<section class="summary" id="summary">(.*?)</section>', page, re.S).group(1)
-    return [text_of(item) for item in re.findall(r"<li>(.*?)</li>", summary, re.S)]
-
-
 def test_the_page_is_written_with_every_figure_and_is_self_contained(study):
     page, text = study
     assert page == page.parent / "report.html"
@@ -182,8 +168,8 @@ def test_every_assumption_and_the_fragile_conclusions_flips_are_named(study):
            "-10.0 points no" in verdicts
     assert "the bribe costs = 1 A2 -0.5 points yes" in verdicts
     inputs = text_of(section(study[1], "inputs"))
-    assert "A2 the bribe costs ( bribe_costs ) numeric -1 to 1 (whole numbers) 0" in inputs
-    assert "A4 the gold cards ( gold_cards ) options printed, 3 and 7 printed" in inputs
+    assert "A2 the bribe costs ( bribe_costs) numeric -1 to 1 (whole numbers) 0" in inputs
+    assert "A4 the gold cards ( gold_cards) options printed, 3 and 7 printed" in inputs
     assert "A6 A6 has no rules effect" in inputs
 
 

@@ -2,7 +2,6 @@
 the shape the sweep runner writes: a one-dimensional grid (the assassin's own cubes, 1 to 4,
 printed 3) with two targets, and a two-dimensional grid (own cubes × a rule switch) without,
 both at 2 and 3 players."""
-import html
 import re
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import polars as pl
 import pytest
 import yaml
 
+from page_text import headlines, section, text_of
 from reports.sweep_report import CHROMIUM, main, target_status, view_in_chromium, write_sweep_report
 from sim.core.engine import ConfigError
 
@@ -131,21 +131,6 @@ def one_dimension(tmp_path_factory) -> tuple[Path, str]:
 def two_dimensions(tmp_path_factory) -> tuple[Path, str]:
     page = write_sweep_report(two_dimension_sweep(tmp_path_factory.mktemp("sweeps") / "cubes_and_double_kill"))
     return page, page.read_text(encoding="utf-8")
-
-
-def text_of(page: str) -> str:
-    """The page's visible text, tags removed and entities decoded, on one line."""
-    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-    return re.sub(r" ([,;:)])", r"\1", text)
-
-
-def headlines(page: str) -> list[str]:
-    summary = re.search(r'<section class="summary" id="summary">(.*?)</section>', page, re.S).group(1)
-    return [text_of(item) for item in re.findall(r"<li>(.*?)</li>", summary, re.S)]
-
-
-def section(page: str, section_id: str) -> str:
-    return re.search(rf'<section id="{section_id}"[^>]*>(.*?)</section>', page, re.S).group(1)
 
 
 def target_table(page: str) -> dict[str, list[str]]:

@@ -4,7 +4,6 @@ of the assassin's own cubes (1 to 4, printed 3) and the double-kill rule (printe
 one target, every seat within a point of its fair share. Twelve candidates, five pruned; the
 Pareto front is trial 0 (the printed rules), trial 5 (own cubes 2) and trial 10 (own cubes 2 with
 double kills). In one directory trial 10 meets the target on fresh games, in the other nothing does."""
-import html
 import re
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import polars as pl
 import pytest
 import yaml
 
+from page_text import headlines, section, text_of
 from reports.tuning_report import CHROMIUM, main, view_in_chromium, write_tuning_report
 from sim.core.engine import ConfigError
 
@@ -107,21 +107,6 @@ def met(tmp_path_factory) -> tuple[Path, str]:
 def missed(tmp_path_factory) -> tuple[Path, str]:
     page = write_tuning_report(write_tuning(tmp_path_factory.mktemp("tunings") / NAME, FRESH_MISSES))
     return page, page.read_text(encoding="utf-8")
-
-
-def text_of(page: str) -> str:
-    """The page's visible text, tags removed and entities decoded, on one line."""
-    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-    return re.sub(r" ([,;:)])", r"\1", text)
-
-
-def headlines(page: str) -> list[str]:
-    summary = re.search(r'<section class="summary" id="summary">(.*?)</section>', page, re.S).group(1)
-    return [text_of(item) for item in re.findall(r"<li>(.*?)</li>", summary, re.S)]
-
-
-def section(page: str, section_id: str) -> str:
-    return re.search(rf'<section id="{section_id}"[^>]*>(.*?)</section>', page, re.S).group(1)
 
 
 def table_rows(part: str) -> list[str]:
