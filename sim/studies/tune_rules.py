@@ -527,9 +527,11 @@ def shown(parameter: Tuned, value: Any) -> Any:
 def reevaluate(plan: TuningPlan, study, log) -> list[dict]:
     """Re-evaluate the best ``top`` Pareto candidates (by miss) and the printed rules on fresh
     games; write each candidate as a variant file; DIR/recommended.parquet holds the estimates."""
-    front = pareto(complete(study))[:plan.tuning.top]
-    recommended, rows = [], []
     printed = printed_values(plan)
+    # the printed rules are re-evaluated anyway: a recommendation is a change
+    front = [trial for trial in pareto(complete(study))
+             if printed is None or change_of(plan, decoded(plan, trial.params)) > 0][:plan.tuning.top]
+    recommended, rows = [], []
     candidates = [("printed", None, printed)] if printed is not None else []
     candidates += [(f"{plan.tuning.name}_{rank + 1}", trial, decoded(plan, trial.params))
                    for rank, trial in enumerate(front)]
