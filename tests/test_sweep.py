@@ -159,3 +159,25 @@ def test_a_played_sweeps_report_opens_in_chromium(swept):
     assert not seen["errors"] and not seen["failed"]
     assert seen["image_widths"] and all(width > 0 for width in seen["image_widths"])
     assert any("start gold" in line or "start_gold" in line for line in seen["headlines"])
+
+
+def test_a_cell_has_its_median_game_length_and_a_ladders_skill_gap_as_targets_can_ask(tmp_path):
+    experiment = tmp_path / "ladder.yaml"
+    experiment.write_text(yaml.safe_dump({"name": "ladder", "game": "louis-xiv", "players": [2],
+                                          "bots": ["random", "greedy"], "matchups": "pairs", "games_per_matchup": 20,
+                                          "seed": 5, "jobs": 1, "chunk_size": 20, "skill_levels": ["random", "greedy"]}))
+    path = tmp_path / "ladder_sweep.yaml"
+    path.write_text(yaml.safe_dump({"name": "ladder_sweep", "experiment": str(experiment),
+                                    "grid": [{"path": "start_gold", "values": [4, 5]}],
+                                    "targets": [{"metric": "skill_gap:*", "at_least": 0.8},
+                                                {"metric": "game_length_median", "at_most": 1000}],
+                                    "out": str(tmp_path / "out")}))
+    directory = sweep.run_sweep(sweep.plan_sweep(path), log=lambda message: None, progress=False, report=False)
+    table = pl.read_parquet(directory / sweep.TABLE_FILE)
+    median = table.filter(pl.col("metric") == "game_length_median")
+    assert median.height == 2 and ((median["low"] <= median["value"]) & (median["value"] <= median["high"])).all()
+    gap = table.filter(pl.col("metric") == "skill_gap:random->greedy")
+    assert gap.height == 2 and (gap["value"] > 0.8).all() and (gap["unit"] == "rate").all()   # greedy beats random
+    from reports.sweep_report import target_status
+    statuses = target_status(table.to_pandas(), yaml.safe_load((directory / sweep.PLAN_FILE).read_text())["targets"])
+    assert set(statuses["status"]) <= {"meets", "may meet"}

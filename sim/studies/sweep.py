@@ -56,6 +56,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional, Union
 
+import numpy as np
 import polars as pl
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -393,9 +394,15 @@ def same_value(value: Any, printed: Any) -> bool:
     return value == printed
 
 
-def check_metrics(plan: SweepPlan) -> list[str]:
+def known_metrics(plan: SweepPlan) -> list[str]:
+    """Every metric a cell of this plan estimates (no games needed)."""
     bots = sorted({name for pool in plan.pools.values() for name in pool})
-    known = {metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, bots)}
+    return [metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, bots)] + \
+        extra_metric_names(load_experiment(plan.experiment_path))
+
+
+def check_metrics(plan: SweepPlan) -> list[str]:
+    known = set(known_metrics(plan))
     chosen = list(plan.sweep.report_metrics or [name for name in DEFAULT_REPORT_METRICS if name in known])
     unknown = [name for name in chosen if name not in known]
     if unknown:
@@ -407,8 +414,7 @@ def check_metrics(plan: SweepPlan) -> list[str]:
 def check_targets(plan: SweepPlan) -> None:
     from fnmatch import fnmatch
 
-    bots = sorted({name for pool in plan.pools.values() for name in pool})
-    known = [metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, bots)]
+    known = known_metrics(plan)
     for number, target in enumerate(plan.sweep.targets):
         if not any(fnmatch(name, target.metric) for name in known):
             raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': no metric matches {target.metric!r}; "
@@ -534,6 +540,55 @@ def cell_estimates(plan: SweepPlan, cell: SweepCell, run_dir: Path, config: dict
     for n_players in plan.players:
         frame, metrics = paired_metrics.per_game([run_dir], n_players, bots)
         rows += cell_rows(plan, cell, n_players, frame, metrics, None)
+        rows += [{**cell_identity(plan, cell), **row} for row in order_estimates(run_dir, n_players, frame)]
+    return rows
+
+
+MEDIAN_LENGTH = "game_length_median"
+SKILL_GAP = "skill_gap:"          # + "<weaker>-><stronger>": how often the stronger level finished ahead
+
+
+def extra_metric_names(experiment) -> list[str]:
+    """The metrics a cell has beyond the per-game means: the median game length, and each step of
+    a skill-ladder experiment's levels."""
+    from sim.core.experiments import level_entries
+
+    names = [MEDIAN_LENGTH]
+    if experiment.skill_levels:
+        levels = [level for level, _ in level_entries(experiment.skill_levels)]
+        names += [f"{SKILL_GAP}{weaker}->{stronger}" for weaker, stronger in zip(levels, levels[1:])]
+    return names
+
+
+def order_estimates(run_dir: Path, n_players: int, frame: pl.DataFrame) -> list[dict]:
+    """The estimates that are not a mean of per-game values: the median game length (with the
+    distribution-free interval of order statistics) and, in a skill ladder, each step's skill
+    gap (reports.skill_ladder: the share of pairs of the two levels' seats in which the stronger
+    finished ahead, with its Wilson interval)."""
+    from scipy import stats as scipy_stats
+
+    from reports import rundir, skill_ladder
+
+    rows = []
+    lengths = np.sort(frame["length"].to_numpy()) if "length" in frame.columns else np.empty(0)
+    if len(lengths):
+        games = len(lengths)
+        low_rank = int(scipy_stats.binom.ppf((1 - CONFIDENCE) / 2, games, 0.5))
+        high_rank = min(games - 1, int(scipy_stats.binom.isf((1 - CONFIDENCE) / 2, games, 0.5)))
+        rows.append({"metric": MEDIAN_LENGTH, "metric_label": "the median game length", "group": "outcome",
+                     "unit": paired_metrics.TURNS, "n_players": n_players, "value": float(np.median(lengths)),
+                     "low": float(lengths[max(0, low_rank - 1)]), "high": float(lengths[high_rank]), "games": games})
+    run = rundir.load_run(run_dir)
+    ladder = skill_ladder.ladder_of(run.manifest)
+    if ladder is not None:
+        seats, _ = rundir.seat_frame(run)
+        gaps = skill_ladder.skill_gaps(skill_ladder.level_matrix(skill_ladder.with_levels(
+            seats.filter(pl.col("n_players") == n_players), ladder)), ladder)
+        for gap in gaps[gaps["n_players"] == str(n_players)].itertuples():
+            rows.append({"metric": f"{SKILL_GAP}{gap.weaker}->{gap.stronger}",
+                         "metric_label": f"the skill gap {gap.weaker} -> {gap.stronger}", "group": "skill",
+                         "unit": paired_metrics.RATE, "n_players": n_players, "value": float(gap.rate),
+                         "low": float(gap.rate_low), "high": float(gap.rate_high), "games": int(gap.games)})
     return rows
 
 
@@ -577,11 +632,21 @@ def sweep_table(plan: SweepPlan, configs: list[dict]) -> pl.DataFrame:
                 frame, metrics = frames[cell.name]
                 rows += cell_rows(plan, cell, n_players, frame, metrics,
                                   None if reference is None else (reference.name, frames[reference.name][0]))
+                rows += [{**cell_identity(plan, cell), **row}
+                         for row in order_estimates(cell.directory(plan.out_dir) / "run", n_players, frame)]
     table = pl.DataFrame(rows, infer_schema_length=None)
     casts = [pl.col("n_players").cast(pl.Int32), pl.col("games").cast(pl.Int64)]
     casts += [pl.col(dimension.column).cast(pl.Float64 if dimension.kind == "numeric" else pl.String)
               for dimension in plan.dimensions]
     return table.with_columns(casts)
+
+
+def cell_identity(plan: SweepPlan, cell: SweepCell) -> dict:
+    """The cell's name, pool and values, as every row of it starts (no paired difference)."""
+    return {"cell": cell.name, "pool": cell.pool,
+            **{dimension.column: dimension.shown(cell.values[dimension.column]) for dimension in plan.dimensions},
+            "reference_cell": None, "difference": math.nan, "difference_low": math.nan, "difference_high": math.nan,
+            "p_value": math.nan}
 
 
 def cell_rows(plan: SweepPlan, cell: SweepCell, n_players: int, frame: pl.DataFrame, metrics,

@@ -59,7 +59,7 @@ from reports import targets as balance_targets
 from sim.core import results
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
-from sim.core.experiments import GameCount, NAME_PATTERN
+from sim.core.experiments import GameCount, NAME_PATTERN, load_experiment
 from sim.core.yaml_files import read_yaml_mapping, validate
 from sim.studies import sweep
 from sim.studies.tune_bot import trial_progress
@@ -275,7 +275,8 @@ def resolve_parameter(parameter: SpaceParameter, number: int, path: Path, raw: d
 def check_targets(plan: TuningPlan) -> None:
     from reports import paired_metrics
 
-    known = [metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, plan.bots)]
+    known = [metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, plan.bots)] + \
+        sweep.extra_metric_names(load_experiment(plan.experiment_path))
     for number, target in enumerate(plan.targets):
         if not any(balance_targets.matches(target, name, plan.players[0]) or
                    any(balance_targets.matches(target, name, count) for count in plan.players) for name in known):
