@@ -181,3 +181,11 @@ def test_a_cell_has_its_median_game_length_and_a_ladders_skill_gap_as_targets_ca
     from reports.sweep_report import target_status
     statuses = target_status(table.to_pandas(), yaml.safe_load((directory / sweep.PLAN_FILE).read_text())["targets"])
     assert set(statuses["status"]) <= {"meets", "may meet"}
+
+
+@pytest.mark.parametrize("path", sorted(sweep.SWEEPS_DIR.glob("*.yaml")), ids=lambda path: path.stem)
+def test_every_shipped_sweep_plans_and_its_corner_cells_rules_are_valid(path, tmp_path):
+    plan = sweep.plan_sweep(path, out_dir=tmp_path)
+    assert sum(cell.printed for cell in plan.cells) == len(plan.pools)     # each pool has its printed cell
+    for cell in (plan.cells[0], plan.cells[len(plan.cells) // len(plan.pools) - 1]):   # the grid's first and last
+        sweep.prepare_cell(plan, cell)

@@ -163,3 +163,10 @@ def test_bad_tuning_files_are_one_line_errors(tmp_path, changes, message):
     assert result.exit_code == 2, result.output
     assert message in result.output and str(path) in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("path", sorted(tune_rules.TUNING_DIR.glob("*.yaml")), ids=lambda path: path.stem)
+def test_every_shipped_tuning_plans_starts_from_the_printed_rules_and_its_space_is_valid(path, tmp_path):
+    plan = tune_rules.plan_tuning(path, out_dir=tmp_path)
+    assert tune_rules.printed_values(plan) is not None
+    tune_rules.check_space(plan)
