@@ -1,25 +1,11 @@
-"""Small real runs for the report tests: simulated once per session through the courtsim
-command line, in a subprocess (a numba crash cannot take pytest down with it)."""
-import subprocess
-import sys
+"""Small real runs for the report tests, simulated once per session through the courtsim
+command line (tests/courtsim_runs.py)."""
 from pathlib import Path
 
 import pytest
 import yaml
 
-COURTSIM = [sys.executable, "-c", "import sys; from cli import app; sys.argv[0] = 'courtsim'; app()"]
-
-
-def courtsim(*arguments: str) -> None:
-    result = subprocess.run([*COURTSIM, *arguments], capture_output=True, text=True, timeout=1800)
-    assert result.returncode == 0, f"courtsim {' '.join(arguments)} failed:\n{result.stdout}\n{result.stderr}"
-
-
-def simulate(out: Path, game: str, players: int, games: int, bots: str | None = None, seed: int = 3) -> Path:
-    arguments = ["simulate", game, "--players", str(players), "--games", str(games), "--seed", str(seed),
-                 "--jobs", "1", "--out", str(out)]
-    courtsim(*arguments, *(["--bots", bots] if bots else []))
-    return out
+from courtsim_runs import courtsim, simulate
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,7 @@ from reports.command import build_report, report_command
 from reports.sections_common import SENSITIVITY_TITLE
 from reports.sensitivity_report import CHROMIUM, main, view_in_chromium, write_sensitivity_report
 from sim.core.engine import ConfigError
-from tests.reports.conftest import simulate
+from courtsim_runs import simulate
 
 ASSUMPTIONS = {"louis-xiv": [f"A{number}" for number in range(1, 8)],
                "heads-of-state": [f"H{number}" for number in range(1, 13)]}
