@@ -245,6 +245,9 @@ GameFileOpt = Annotated[Optional[Path], typer.Option(
 RuleOpt = Annotated[Optional[list[str]], typer.Option(
     "--rule", help="Override a rule switch, KEY=VALUE (repeatable).", show_default=False)]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Experiment seed (0 .. 2**64-1).")]
+ClusterOpt = Annotated[Optional[str], typer.Option(
+    "--cluster", help="Play the chunks on a Dask cluster: its scheduler's address, tcp://HOST:PORT "
+                      "(default: the file's cluster:, else this machine's --jobs).", show_default=False)]
 VariantOpt = Annotated[Optional[str], typer.Option(
     "--variant", help="A rule variant: a name in configs/variants/<game>/ or a variant YAML file "
                       "(see `courtsim variants list`).", show_default=False)]
@@ -280,6 +283,7 @@ def simulate(
     rule: RuleOpt = None,
     variant: VariantOpt = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace a different run in --out.")] = False,
+    cluster: ClusterOpt = None,
 ):
     """Play GAMES games and write every table to Parquet files in --out.
 
@@ -289,11 +293,22 @@ def simulate(
     check_jobs(jobs, "--jobs")
     engine, setup, seats = prepare_game(game, players, bots, game_file, rule, variant)
     out_dir = out if out is not None else Path("runs") / game
-    result = keeping_finished_chunks(out_dir, lambda: run_simulation(
-        engine, setup, players, seats, seed, games, out_dir, jobs=jobs, chunk_size=chunk_size,
-        progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr),
-        provenance=manifests.setup_provenance(setup)))
+    with on_cluster(cluster):
+        result = keeping_finished_chunks(out_dir, lambda: run_simulation(
+            engine, setup, players, seats, seed, games, out_dir, jobs=jobs, chunk_size=chunk_size,
+            progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr),
+            provenance=manifests.setup_provenance(setup)))
     print_run_summary(result)
+
+
+def on_cluster(option: str | None, file_address: str | None = None, file_path: Path | None = None):
+    """Where the command's runs play: the --cluster option, else the file's ``cluster:``, else
+    this machine (sim.core.cluster.using_cluster)."""
+    from sim.core.cluster import using_cluster
+
+    if option is not None:
+        return using_cluster(option, "--cluster")
+    return using_cluster(file_address, f"{file_path}: key 'cluster'")
 
 
 def keeping_finished_chunks(out_dir: Path, play):
@@ -326,6 +341,7 @@ def run(
     variant: Annotated[Optional[str], typer.Option(
         "--variant", help="Play the experiment under this rule variant (instead of its variant:, if any).",
         show_default=False)] = None,
+    cluster: ClusterOpt = None,
 ):
     """Run an experiment: every match-up of its bot pool in every seating, into one run directory.
 
@@ -342,10 +358,11 @@ def run(
     stdout.print(f"{experiment.name}: {experiment.game}, players {', '.join(map(str, experiment.players))}, "
                  f"{len(experiment.bots)} bots, {len(cells)} seatings, "
                  f"{sum(cell.n_games for cell in cells):,} games -> {out_dir}")
-    result = keeping_finished_chunks(out_dir, lambda: run_cells(
-        engine, setup, cells, experiment.seed, out_dir, config, jobs=jobs, chunk_size=experiment.chunk_size,
-        progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr),
-        provenance={"experiment_file": str(path), **manifests.setup_provenance(setup)}))
+    with on_cluster(cluster, experiment.cluster, path):
+        result = keeping_finished_chunks(out_dir, lambda: run_cells(
+            engine, setup, cells, experiment.seed, out_dir, config, jobs=jobs, chunk_size=experiment.chunk_size,
+            progress=True, overwrite=overwrite, log=lambda message: print(message, file=sys.stderr),
+            provenance={"experiment_file": str(path), **manifests.setup_provenance(setup)}))
     print_run_summary(result)
     stdout.print(f"next: courtsim summary {out_dir}")
 
@@ -707,6 +724,7 @@ def compare(
         "--max-games", help="With --until-resolved: at most this many games per arm.", show_default=False)] = None,
     adjust: Annotated[str, typer.Option("--adjust", help="p-value adjustment over the table: holm or fdr_bh.")] = "holm",
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace different runs in --out.")] = False,
+    cluster: ClusterOpt = None,
 ):
     """Compare rule variants with the baseline on common random numbers: paired differences per
     metric and player count, DIR/comparison.parquet and DIR/report.html.
@@ -724,8 +742,9 @@ def compare(
                            games_per_matchup=games_per_matchup, jobs=jobs, until_resolved=until_resolved,
                            margin=margin, metrics=chosen, max_games=max_games, adjustment=adjust,
                            overwrite=overwrite)
-    directory = keeping_finished_chunks(out, lambda: run_comparison(
-        plan, log=lambda message: print(message, file=sys.stderr), progress=True))
+    with on_cluster(cluster, plan.experiment.cluster, plan.experiment_path):
+        directory = keeping_finished_chunks(out, lambda: run_comparison(
+            plan, log=lambda message: print(message, file=sys.stderr), progress=True))
     print_comparison(directory)
 
 
@@ -769,6 +788,7 @@ def sweep(
     games_per_matchup: Annotated[Optional[int], typer.Option(
         "--games-per-matchup", help="Games per match-up in every cell (default: the sweep's, else the "
                                     "experiment's).", show_default=False)] = None,
+    cluster: ClusterOpt = None,
 ):
     """Sweep rule values: every cell of a grid (or list) of variant paths, crossed with bot pools,
     played on common random numbers; DIR/sweep.parquet and DIR/report.html. Resumes cell by cell.
@@ -783,8 +803,9 @@ def sweep(
     if games_per_matchup is not None:
         check_game_count(games_per_matchup, "--games-per-matchup")
     plan = plan_sweep(find_sweep(sweep_file), out, jobs=jobs, games_per_matchup=games_per_matchup)
-    directory = keeping_finished_chunks(plan.out_dir, lambda: run_sweep(
-        plan, log=lambda message: print(message, file=sys.stderr), progress=True))
+    with on_cluster(cluster, plan.sweep.cluster, plan.path):
+        directory = keeping_finished_chunks(plan.out_dir, lambda: run_sweep(
+            plan, log=lambda message: print(message, file=sys.stderr), progress=True))
     print_sweep(directory)
 
 
@@ -817,6 +838,7 @@ def tune(
     jobs: Annotated[Optional[int], typer.Option(
         "--jobs", "-j", help="Worker processes per candidate (default: the file's, else the experiment's jobs).",
         show_default=False)] = None,
+    cluster: ClusterOpt = None,
 ):
     """Tune the rules toward balance targets: Optuna (NSGA-II or TPE) minimises the targets' miss
     and the change from the printed rules, with successive halving over rungs of games; the best
@@ -829,8 +851,9 @@ def tune(
     if jobs is not None:
         check_jobs(jobs, "--jobs")
     plan = plan_tuning(find_tuning(tuning_file), out, jobs=jobs)
-    directory = keeping_finished_chunks(plan.out_dir, lambda: tune_rules(
-        plan, log=lambda message: print(message, file=sys.stderr), progress=True))
+    with on_cluster(cluster, plan.tuning.cluster, plan.path):
+        directory = keeping_finished_chunks(plan.out_dir, lambda: tune_rules(
+            plan, log=lambda message: print(message, file=sys.stderr), progress=True))
     print_tuning(directory)
 
 
@@ -864,6 +887,7 @@ def sensitivity(
     games_per_matchup: Annotated[Optional[int], typer.Option(
         "--games-per-matchup", help="Games per match-up at every design point (default: the file's, else the "
                                     "experiment's).", show_default=False)] = None,
+    cluster: ClusterOpt = None,
 ):
     """Which conclusions survive the unprinted component data? Morris screening (SALib) of every
     assumption over its plausible range on common random numbers, one-at-a-time curves of the
@@ -881,8 +905,9 @@ def sensitivity(
     engine = registry.get_engine(game)
     plan = plan_sensitivity(engine.name, find_sensitivity(engine.name, sensitivity_file), out, jobs=jobs,
                             games_per_matchup=games_per_matchup)
-    directory = keeping_finished_chunks(plan.out_dir, lambda: run_sensitivity(
-        plan, log=lambda message: print(message, file=sys.stderr), progress=True))
+    with on_cluster(cluster, plan.sensitivity.cluster, plan.path):
+        directory = keeping_finished_chunks(plan.out_dir, lambda: run_sensitivity(
+            plan, log=lambda message: print(message, file=sys.stderr), progress=True))
     print_sensitivity(directory)
 
 

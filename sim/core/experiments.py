@@ -90,6 +90,7 @@ class ExperimentFile(BaseModel):
     games_per_matchup: GameCount
     seed: Annotated[int, SEED.validator] = 0
     jobs: Annotated[int, JOBS.validator] = 1
+    cluster: Optional[str] = Field(None, description="a Dask scheduler address (tcp://HOST:PORT) to play on; --cluster overrides it")
     chunk_size: GameCount = DEFAULT_CHUNK_SIZE
     out: Optional[str] = None
     game_file: Optional[str] = None
@@ -288,10 +289,10 @@ def check_caps(experiment: ExperimentFile, path: Path) -> None:
 def experiment_config(experiment: ExperimentFile, engine, setup: GameSetup, bots: dict[str, BotSeat],
                       cells: list[Cell], chunk_size: int) -> dict:
     """The identity of an experiment's run (run.yaml records and hashes it): the design, every
-    bot resolved, every cell, the resolved rules. Not its description, jobs, out or file names."""
+    bot resolved, every cell, the resolved rules. Not its description, jobs, cluster, out or file names."""
     return {
         "game": experiment.game,
-        "experiment": experiment.model_dump(exclude={"jobs", "out", "description", "game_file", "variant",
+        "experiment": experiment.model_dump(exclude={"jobs", "cluster", "out", "description", "game_file", "variant",
                                                      *(key for key in LADDER_KEYS if not getattr(experiment, key))}),
         "seed": int(experiment.seed),
         "n_games": int(sum(cell.n_games for cell in cells)),

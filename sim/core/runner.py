@@ -30,7 +30,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-from sim.core import results, run_directory
+from sim.core import cluster, results, run_directory
 from sim.core import run_manifest as manifests
 from sim.core.arguments import check_game_count, check_jobs
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
@@ -112,30 +112,40 @@ def label_columns(tables: dict[str, dict], cell: Cell) -> None:
                 tables[table][name] = np.full(n_rows, value)
 
 
-def play_chunk_to_parts(engine: GameEngine, setup: GameSetup, cell: Cell, seed: int, chunk: Chunk,
-                        out_dir: Path, run_hash: str = "", parent_pid: int | None = None) -> ChunkDone:
-    """Worker body: play one chunk, write each of its tables as an atomic part file, and its
-    manifest entry (sim.core.run_directory): ``writing`` before the first part, ``done`` with
-    every part's rows and checksum after the last. A chunk counts as finished only with a done
-    entry whose parts verify, so a crash anywhere just replays that chunk on resume."""
-    watch_parent(parent_pid)
-    started = time.perf_counter()
+def play_chunk_tables(engine: GameEngine, setup: GameSetup, cell: Cell, seed: int, chunk: Chunk) -> dict:
+    """Play one chunk: its tables as Arrow tables, labelled (what a cluster worker sends back)."""
     tables = engine.play_chunk(setup, cell.n_players, list(cell.bots), seed, chunk.first_game, chunk.n_games)
     missing = set(engine.tables) - set(tables)
     if missing:
         raise ValueError(f"engine contract: play_chunk of {engine.name!r} did not return "
                          f"tables {sorted(missing)} (declared in engine.tables)")
     label_columns(tables, cell)
-    names = tuple(engine.tables)
+    return {table: results.columns_to_arrow(table, tables[table], chunk.first_game, chunk.n_games)
+            for table in engine.tables}
+
+
+def write_chunk_parts(out_dir: Path, run_hash: str, chunk: Chunk, arrow_tables: dict) -> dict[str, int]:
+    """Write a played chunk's tables as atomic part files with its manifest entry
+    (sim.core.run_directory): ``writing`` before the first part, ``done`` with every part's rows
+    and checksum after the last; returns the rows per table."""
+    names = tuple(arrow_tables)
     run_directory.write_entry(out_dir, run_hash, chunk.first_game, chunk.n_games, names, None)
     files = {}
-    for table in names:
-        arrow_table = results.columns_to_arrow(table, tables[table], chunk.first_game, chunk.n_games)
+    for table, arrow_table in arrow_tables.items():
         record = results.write_parquet_atomically(arrow_table, results.part_path(out_dir, table, chunk.first_game))
         files[table] = {"rows": arrow_table.num_rows, **record}
     run_directory.write_entry(out_dir, run_hash, chunk.first_game, chunk.n_games, names, files)
-    return ChunkDone(chunk.first_game, chunk.n_games, {table: files[table]["rows"] for table in names},
-                     time.perf_counter() - started)
+    return {table: files[table]["rows"] for table in names}
+
+
+def play_chunk_to_parts(engine: GameEngine, setup: GameSetup, cell: Cell, seed: int, chunk: Chunk,
+                        out_dir: Path, run_hash: str = "", parent_pid: int | None = None) -> ChunkDone:
+    """Worker body: play one chunk and write its parts. A chunk counts as finished only with a
+    done entry whose parts verify, so a crash anywhere just replays that chunk on resume."""
+    watch_parent(parent_pid)
+    started = time.perf_counter()
+    rows = write_chunk_parts(out_dir, run_hash, chunk, play_chunk_tables(engine, setup, cell, seed, chunk))
+    return ChunkDone(chunk.first_game, chunk.n_games, rows, time.perf_counter() - started)
 
 
 _WATCHED_PARENT: int | None = None
@@ -377,9 +387,14 @@ def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, cells: list[Cel
     """Run the chunks in joblib workers, advancing the progress bar as each one finishes (in
     any order: the merge restores game order). A worker process that dies (killed, out of
     memory) takes its chunk with it: the chunks without a verified entry are played again in
-    fresh workers, up to MAX_WORKER_DEATHS times."""
+    fresh workers, up to MAX_WORKER_DEATHS times. Inside ``cluster.using_cluster`` the chunks
+    are played on that Dask cluster instead (:func:`play_chunks_on_cluster`)."""
     already_done = total_games - sum(chunk.n_games for chunk in chunks)
     tables = tuple(engine.tables)
+    client = cluster.active_client()
+    if client is not None:
+        return play_chunks_on_cluster(client, engine, setup, cells, seed, chunks, out_dir, total_games,
+                                      already_done, progress, run_hash)
     with games_progress(total_games, already_done, enabled=progress) as advance:
         remaining = list(chunks)
         for deaths in range(MAX_WORKER_DEATHS + 1):
@@ -405,6 +420,37 @@ def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, cells: list[Cel
                                        f"kept in {out_dir}: run the same command again to resume") from error
                 log(f"a worker process died ({first_line(error)}); playing its chunk again "
                     f"({len(remaining)} chunks left)")
+
+
+def play_chunks_on_cluster(client, engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int,
+                           chunks: list[Chunk], out_dir: Path, total_games: int, already_done: int,
+                           progress: bool, run_hash: str) -> None:
+    """Submit every chunk to the Dask cluster and write each one's parts here as its tables
+    arrive (sim.core.cluster). The engine and setup travel to the workers once (scattered), the
+    workers warm the game's kernels up once; Dask replays the chunk of a worker that dies."""
+    from distributed import as_completed
+    if not chunks:
+        return
+    with games_progress(total_games, already_done, enabled=progress) as advance:
+        try:
+            cluster.warm_up_workers(client, engine.name)
+            engine_on_cluster, setup_on_cluster = client.scatter([engine, setup], broadcast=True, hash=False)
+            futures = [client.submit(play_chunk_tables, engine_on_cluster, setup_on_cluster, cells[chunk.cell],
+                                     seed, chunk, key=f"courtsim-chunk-{run_hash[:16]}-{chunk.first_game}",
+                                     pure=False)
+                       for chunk in chunks]
+            by_key = {future.key: chunk for future, chunk in zip(futures, chunks)}
+            for future in as_completed(futures, loop=client.loop):
+                chunk = by_key[future.key]
+                write_chunk_parts(out_dir, run_hash, chunk, future.result())
+                future.release()
+                advance(chunk.n_games)
+        except Exception as error:
+            if cluster.scheduler_lost(error):
+                raise cluster.ClusterLost(
+                    f"the Dask scheduler went away ({first_line(error)}); every finished chunk is kept in "
+                    f"{out_dir}: run the same command again to resume") from None
+            raise
 
 
 def first_line(error: BaseException) -> str:

@@ -175,6 +175,7 @@ class SensitivityFile(BaseModel):
     matter_share: float = Field(0.1, gt=0, le=1)
     seed: int = Field(0, ge=0)
     jobs: Optional[int] = None
+    cluster: Optional[str] = Field(None, description="a Dask scheduler address (tcp://HOST:PORT) to play on; --cluster overrides it")
     inputs: list[SensitivityInput] = Field(min_length=1)
     not_varied: list[NotVaried] = Field(default_factory=list)
     conclusions: Optional[list[Conclusion]] = None

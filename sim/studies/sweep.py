@@ -168,6 +168,7 @@ class SweepFile(BaseModel):
     games_per_matchup: Optional[GameCount] = None
     seed: Optional[int] = None
     jobs: Optional[int] = None
+    cluster: Optional[str] = Field(None, description="a Dask scheduler address (tcp://HOST:PORT) to play on; --cluster overrides it")
     grid: Optional[list[Dimension]] = Field(None, min_length=1)
     cells: Optional[list[dict[str, Optional[Value]]]] = Field(None, min_length=1)
     targets: list[Target] = Field(default_factory=list)

@@ -140,6 +140,7 @@ class TuningFile(BaseModel):
     top: int = Field(3, ge=1, le=20)
     fresh_games_per_matchup: Optional[GameCount] = None
     jobs: Optional[int] = None
+    cluster: Optional[str] = Field(None, description="a Dask scheduler address (tcp://HOST:PORT) to play on; --cluster overrides it")
     out: Optional[str] = None
 
     @model_validator(mode="after")
