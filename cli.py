@@ -439,6 +439,8 @@ def bench(
     bots: BotsOpt = None,
     each_bot: Annotated[bool, typer.Option(
         "--each-bot", help="Time every scripted bot of the game (all seats alike) next to greedy.")] = False,
+    scaling: Annotated[bool, typer.Option(
+        "--scaling", help="Time a whole run with 1 core and with every core (interleaved); print their ratio.")] = False,
     seed: SeedOpt = 0,
     game_file: GameFileOpt = None,
     rule: RuleOpt = None,
@@ -451,6 +453,8 @@ def bench(
     The warm-up call excludes numba compilation / cache loading from the timing; one untimed
     chunk of the run's size then brings the process to the state a long run is in. With
     --each-bot, every bot of `courtsim bots list` (search bots too) is timed in every seat alike.
+    With --scaling, a whole run (chunks, Parquet, merge) is timed with --jobs 1 and --jobs -1 in
+    interleaved pairs; --json gives the ratio as `scaling_ratio`.
 
     Example: courtsim bench louis-xiv --players 4 --json
     """
@@ -472,6 +476,9 @@ def bench(
         if as_json:
             print(json.dumps({"game": game, "players": players, "bots": dict(zip(names, reports))}))
         return
+    if scaling:
+        bench_scaling(engine, setup, game, players, seats, seed, games, as_json)
+        return
     report = bench_bots(engine, setup, game, players, seats, seed, games)
     if as_json:
         print(json.dumps(report))
@@ -479,6 +486,24 @@ def bench(
         stdout.print(f"{game}, {players} players, {report['games']:,} games in {report['seconds']:.2f} s "
                      f"(warm-up {report['warmup_seconds']:.2f} s): "
                      f"[bold]{report['games_per_second_per_core']:,.0f} games/s per core[/bold]", soft_wrap=True)
+
+
+def bench_scaling(engine: GameEngine, setup: GameSetup, game: str, players: int, seats: list[BotSeat],
+                  seed: int, games: int | None, as_json: bool) -> None:
+    from sim.core.scaling import measure_scaling
+
+    _, rate = settle(engine, setup, players, seats, seed)
+    report = {"game": game, "players": players, "bots": [seat.name for seat in seats], "seed": seed,
+              **measure_scaling(engine, setup, players, seats, seed, rate, games)}
+    stdout.print(f"{game}, {players} players, {report['games']:,} games per run, playing: "
+                 f"1 core {report['games_per_second_one_core']:,.0f} games/s, "
+                 f"{report['cores']} cores {report['games_per_second_every_core']:,.0f} games/s: "
+                 f"[bold]scaling ratio {report['scaling_ratio']:.2f}[/bold]; the whole run with its merge: "
+                 f"{report['whole_run_games_per_second_one_core']:,.0f} and "
+                 f"{report['whole_run_games_per_second_every_core']:,.0f} games/s, "
+                 f"ratio {report['whole_run_scaling_ratio']:.2f}", soft_wrap=True)
+    if as_json:
+        print(json.dumps(report))
 
 
 def bench_bots(engine: GameEngine, setup: GameSetup, game: str, players: int, seats: list[BotSeat],

@@ -136,6 +136,18 @@ def test_bench_default_game_count_targets_a_few_seconds(monkeypatch):
     assert report["games"] >= cli.BENCH_CALIBRATION_GAMES and report["seconds"] < 5
 
 
+def test_bench_scaling_times_one_core_and_every_core_and_gives_their_ratio_as_scaling_ratio():
+    """Not a speed test (machines differ): the figures exist and agree with each other."""
+    result = invoke("bench", "louis-xiv", "--players", 2, "--games", 400, "--scaling", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["games"] == 400 and report["cores"] >= 1
+    assert report["scaling_ratio"] == pytest.approx(
+        report["games_per_second_every_core"] / report["games_per_second_one_core"], rel=1e-2)
+    assert report["whole_run_scaling_ratio"] > 0
+    assert "scaling ratio" in result.stdout
+
+
 def test_bench_human_output():
     result = invoke("bench", "fake", "--games", 20)
     assert result.exit_code == 0, result.output
