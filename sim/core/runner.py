@@ -13,6 +13,8 @@ again. A run is identified by the hash of everything it resolved (sim.core.run_m
 parts are merged, in game order, into ``<out>/<table>.parquet`` and ``run.yaml`` is marked
 complete. The output is identical whatever ``jobs`` and ``chunk_size`` are, because the engine
 makes every game depend only on (seed, game index) and the runner fixes the row order.
+Inside ``sim.core.cluster.using_cluster`` the same chunks play on a Dask cluster instead, their
+tables sent back and written here (:func:`play_chunks_on_cluster`).
 """
 from __future__ import annotations
 
