@@ -501,7 +501,8 @@ def bench_scaling(engine: GameEngine, setup: GameSetup, game: str, players: int,
                  f"[bold]scaling ratio {report['scaling_ratio']:.2f}[/bold]; the whole run with its merge: "
                  f"{report['whole_run_games_per_second_one_core']:,.0f} and "
                  f"{report['whole_run_games_per_second_every_core']:,.0f} games/s, "
-                 f"ratio {report['whole_run_scaling_ratio']:.2f}", soft_wrap=True)
+                 f"ratio {report['whole_run_scaling_ratio']:.2f}; "
+                 f"{report['scheduling_share']:.1%} of the play's core time outside chunks", soft_wrap=True)
     if as_json:
         print(json.dumps(report))
 

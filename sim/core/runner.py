@@ -339,20 +339,24 @@ def finish_run(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: in
         log(f"resuming: reused {reused} of {len(chunks)} finished chunks in {out_dir}")
     games_played = sum(chunk.n_games for chunk in pending)
     n_games = sum(cell.n_games for cell in cells)
-    play_chunks_in_workers(engine, setup, cells, seed, pending, out_dir, jobs, total_games=n_games,
-                           progress=progress, run_hash=run_hash, log=log)
+    workers_started = time.perf_counter()
+    chunk_seconds = play_chunks_in_workers(engine, setup, cells, seed, pending, out_dir, jobs, total_games=n_games,
+                                           progress=progress, run_hash=run_hash, log=log)
     played = time.perf_counter()
 
-    files, rows = merge_tables(out_dir, tables, chunks)
+    files, rows, digests = merge_tables(out_dir, tables, chunks)
     wall_seconds = time.perf_counter() - started
     manifest.update(status=manifests.COMPLETE, rows=rows,
-                    files={path.name: {"rows": rows[table], **results.file_digest(path)}
+                    files={path.name: {"rows": rows[table], **digests[table]}
                            for table, path in files.items()},
                     timings={
         "started_at": started_at, "finished_at": manifests.utc_now(), "jobs": jobs,
         "wall_seconds": round(wall_seconds, 3), "play_seconds": round(played - started, 3),
         "merge_seconds": round(time.perf_counter() - played, 3),
         "games_played": games_played, "chunks_reused": reused,
+        # the workers' phase, and the seconds they spent inside chunks (summed over workers)
+        "workers_seconds": round(played - workers_started, 3),
+        **({} if chunk_seconds is None else {"chunk_seconds": round(chunk_seconds, 3)}),
         "games_per_second": round(games_played / wall_seconds, 1) if wall_seconds > 0 else 0.0,
     })
     manifests.write_manifest(out_dir, manifest)
@@ -385,9 +389,10 @@ def chunks_to_play(out_dir: Path, run_hash: str, chunks: list[Chunk], tables: tu
 def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int,
                            chunks: list[Chunk], out_dir: Path, jobs: int, total_games: int,
                            progress: bool, run_hash: str = "",
-                           log: Callable[[str], None] = log_to_stderr) -> None:
+                           log: Callable[[str], None] = log_to_stderr) -> float | None:
     """Run the chunks in joblib workers, advancing the progress bar as each one finishes (in
-    any order: the merge restores game order). A worker process that dies (killed, out of
+    any order: the merge restores game order); return the seconds the workers spent in chunks
+    (their sum; None on a cluster), so a run can tell its play from the scheduling around it. A worker process that dies (killed, out of
     memory) takes its chunk with it: the chunks without a verified entry are played again in
     fresh workers, up to MAX_WORKER_DEATHS times. Inside ``cluster.using_cluster`` the chunks
     are played on that Dask cluster instead (:func:`play_chunks_on_cluster`)."""
@@ -395,13 +400,15 @@ def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, cells: list[Cel
     tables = tuple(engine.tables)
     client = cluster.active_client()
     if client is not None:
-        return play_chunks_on_cluster(client, engine, setup, cells, seed, chunks, out_dir, total_games,
-                                      already_done, progress, run_hash)
+        play_chunks_on_cluster(client, engine, setup, cells, seed, chunks, out_dir, total_games,
+                               already_done, progress, run_hash)
+        return None
+    chunk_seconds = 0.0
     with games_progress(total_games, already_done, enabled=progress) as advance:
         remaining = list(chunks)
         for deaths in range(MAX_WORKER_DEATHS + 1):
             if not remaining:
-                return
+                return chunk_seconds
             n_jobs = min(jobs, len(remaining)) if jobs > 0 else jobs
             tasks = (delayed(play_chunk_to_parts)(engine, setup, cells[chunk.cell], seed, chunk, out_dir,
                                                   run_hash, os.getpid())
@@ -410,8 +417,9 @@ def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, cells: list[Cel
             try:
                 for done in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks):
                     finished.add(done.first_game)
+                    chunk_seconds += done.seconds
                     advance(done.n_games)
-                return
+                return chunk_seconds
             except TerminatedWorkerError as error:
                 unreported = [chunk for chunk in remaining if chunk.first_game not in finished]
                 remaining = [chunk for chunk in unreported if run_directory.chunk_problem(
@@ -460,11 +468,19 @@ def first_line(error: BaseException) -> str:
     return text[0][:200] if text else type(error).__name__
 
 
-def merge_tables(out_dir: Path, tables: tuple[str, ...], chunks: list[Chunk]) -> tuple[dict, dict]:
-    """Merge every table's parts, in chunk (= game) order, into its final file."""
-    files, rows = {}, {}
-    for table in tables:
-        parts = [results.part_path(out_dir, table, chunk.first_game) for chunk in chunks]
-        files[table] = results.table_path(out_dir, table)
-        rows[table] = results.merge_parts(parts, files[table])
-    return files, rows
+def merge_tables(out_dir: Path, tables: tuple[str, ...], chunks: list[Chunk]) -> tuple[dict, dict, dict]:
+    """Merge every table's parts, in chunk (= game) order, into its final file; return each
+    table's file, rows and digest. The tables merge side by side in threads (pyarrow encodes
+    and hashes without the GIL), so the merge takes about its largest table's time."""
+    merged = Parallel(n_jobs=len(tables), prefer="threads")(
+        delayed(merge_table)(out_dir, table, chunks) for table in tables)
+    files, rows, digests = ({table: found[k] for table, found in zip(tables, merged)} for k in range(3))
+    return files, rows, digests
+
+
+def merge_table(out_dir: Path, table: str, chunks: list[Chunk]) -> tuple[Path, int, dict]:
+    """One table's parts merged into its file: the file, its rows and its ``{"bytes", "sha256"}``."""
+    parts = [results.part_path(out_dir, table, chunk.first_game) for chunk in chunks]
+    path = results.table_path(out_dir, table)
+    rows = results.merge_parts(parts, path)
+    return path, rows, results.file_digest(path)

@@ -6,7 +6,10 @@ per cent, so the two are only compared side by side), after an untimed run with 
 starts joblib's worker pool and loads the kernels in each worker, as a long run has done
 within its first seconds. The ratio of the median rates of the play (chunks played and written
 as parts, what the cores share) is the scaling ratio; the merge of the parts into one file per
-table is one process's work after the play, so the whole run's ratio is given beside it.
+table is one process's work after the play (its tables side by side in threads), so the whole
+run's ratio is given beside it. The scheduling share is the part of the every-core play's core
+time not spent inside chunks (handing chunks out, sending their counts back, the wait for the
+last chunk): 1 - (the workers' summed chunk seconds) / (the workers' phase's seconds x cores).
 """
 from __future__ import annotations
 
@@ -33,13 +36,17 @@ def scaling_games(rate_per_core: float, cores: int, chunk_size: int = DEFAULT_CH
 
 
 def timed_run(engine: GameEngine, setup: GameSetup, players: int, seats: list[BotSeat], seed: int,
-              games: int, jobs: int, out_dir: Path, chunk_size: int) -> tuple[float, float]:
-    """Games per second of the run's play and of the whole run (wall time, the merge included)."""
+              games: int, jobs: int, out_dir: Path, chunk_size: int) -> tuple[float, float, float]:
+    """Games per second of the run's play and of the whole run (wall time, the merge included),
+    and the share of the play's core time (``jobs`` cores) spent outside chunks."""
     started = time.perf_counter()
     result = run_simulation(engine, setup, players, seats, seed, games, out_dir, jobs=jobs, chunk_size=chunk_size,
                             progress=False, resume=False, overwrite=True, log=lambda message: None)
     whole = time.perf_counter() - started
-    return games / result.manifest["timings"]["play_seconds"], games / whole
+    timings = result.manifest["timings"]
+    cores = cpu_count() if jobs == -1 else jobs
+    outside_chunks = 1.0 - timings["chunk_seconds"] / (timings["workers_seconds"] * cores)
+    return games / timings["play_seconds"], games / whole, outside_chunks
 
 
 def measure_scaling(engine: GameEngine, setup: GameSetup, players: int, seats: list[BotSeat], seed: int,
@@ -48,19 +55,21 @@ def measure_scaling(engine: GameEngine, setup: GameSetup, players: int, seats: l
     """The one-core and every-core rates of the same run, and their ratio (``scaling_ratio``)."""
     cores = cpu_count()
     games = games or scaling_games(rate_per_core, cores, chunk_size)
-    one_core, every_core = [], []   # (play, whole run) games per second
+    one_core, every_core = [], []   # (play, whole run) games per second, share outside chunks
     with tempfile.TemporaryDirectory(prefix="courtsim-scaling-") as scratch:
         out_dir = Path(scratch) / "run"
         timed_run(engine, setup, players, seats, seed, cores * chunk_size, -1, out_dir, chunk_size)
         for _ in range(PAIRS):
             one_core.append(timed_run(engine, setup, players, seats, seed, games, 1, out_dir, chunk_size))
             every_core.append(timed_run(engine, setup, players, seats, seed, games, -1, out_dir, chunk_size))
-    single, parallel = (statistics.median(rate for rate, _ in rates) for rates in (one_core, every_core))
-    single_run, parallel_run = (statistics.median(rate for _, rate in rates) for rates in (one_core, every_core))
+    single, parallel = (statistics.median(rate for rate, _, _ in rates) for rates in (one_core, every_core))
+    single_run, parallel_run = (statistics.median(rate for _, rate, _ in rates) for rates in (one_core, every_core))
+    scheduling = statistics.median(share for _, _, share in every_core)
     return {
         "cores": cores, "games": games, "chunk_size": chunk_size, "pairs": PAIRS,
         "games_per_second_one_core": round(single, 1), "games_per_second_every_core": round(parallel, 1),
         "scaling_ratio": round(parallel / single, 3), "efficiency": round(parallel / single / cores, 3),
+        "scheduling_share": round(scheduling, 4),
         "whole_run_games_per_second_one_core": round(single_run, 1),
         "whole_run_games_per_second_every_core": round(parallel_run, 1),
         "whole_run_scaling_ratio": round(parallel_run / single_run, 3),

@@ -145,6 +145,7 @@ def test_bench_scaling_times_one_core_and_every_core_and_gives_their_ratio_as_sc
     assert report["scaling_ratio"] == pytest.approx(
         report["games_per_second_every_core"] / report["games_per_second_one_core"], rel=1e-2)
     assert report["whole_run_scaling_ratio"] > 0
+    assert 0 <= report["scheduling_share"] < 1
     assert "scaling ratio" in result.stdout
 
 
