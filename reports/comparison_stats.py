@@ -29,6 +29,7 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
 
 CONFIDENCE = 0.95
 ALPHA = 0.05
@@ -152,6 +153,23 @@ def estimate(values: np.ndarray, f, confidence: float = CONFIDENCE) -> tuple[flo
     standard_error = float(linear.std(ddof=1)) / math.sqrt(games)
     quantile = float(stats.t.ppf(0.5 + confidence / 2.0, games - 1))
     return value, value - quantile * standard_error, value + quantile * standard_error
+
+
+def share_estimate(values: np.ndarray, f, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """:func:`estimate` of a share (a metric between 0 and 1: a win rate, balance, the tie-break
+    rate). The delta-method interval stays the method (it knows when several seats or events
+    share a game), but a share's interval never leaves [0, 1], and when the games show no
+    variance at all (0 of 20 tie-breaks, one seat winning every game) it is not the empty
+    ``[p, p]``: it is the Wilson score interval of ``p x games`` out of ``games`` (at 0 of 20:
+    [0, 16.1%]), what those games can tell."""
+    value, low, high = estimate(values, f, confidence)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return value, low, high
+    if high - low <= 1e-12 * max(1.0, abs(value)):
+        games = _as_games_by_components(values).shape[0]
+        share = min(1.0, max(0.0, value))
+        low, high = proportion_confint(share * games, games, alpha=1.0 - confidence, method="wilson")
+    return value, min(1.0, max(0.0, float(low))), min(1.0, max(0.0, float(high)))
 
 
 # --- one metric's paired comparison ---------------------------------------------------------

@@ -663,7 +663,8 @@ def cell_rows(plan: SweepPlan, cell: SweepCell, n_players: int, frame: pl.DataFr
             continue
         components = frame.select(metric.components).to_numpy()
         function = FUNCTIONS[metric.function]
-        value, low, high = stats.estimate(components, function, confidence=CONFIDENCE)
+        estimator = stats.share_estimate if metric.unit == paired_metrics.RATE else stats.estimate
+        value, low, high = estimator(components, function, confidence=CONFIDENCE)
         difference = (math.nan,) * 4
         if paired_reference is not None:
             paired = stats.paired(paired_reference.select(metric.components).to_numpy(), components, function,

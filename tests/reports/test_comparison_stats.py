@@ -214,6 +214,34 @@ def test_the_interval_covers_the_truth_95_percent_of_the_time():
     assert abs(np.mean(covered) - 0.95) <= 3 * math.sqrt(0.95 * 0.05 / REPETITIONS)
 
 
+def test_a_share_seen_in_no_game_gets_the_wilson_interval_not_an_empty_one():
+    """0 tie-breaks in 20 games do not prove the rate is 0: [0, 16.1%], the Wilson interval."""
+    assert cs.share_estimate(np.zeros((20, 1)), cs.MEAN) == pytest.approx((0.0, 0.0, 0.16112515805281938))
+    value, low, high = cs.share_estimate(np.ones((20, 1)), cs.MEAN)
+    assert value == 1.0 and high == 1.0 and low == pytest.approx(1 - 0.16112515805281938)
+
+
+def test_a_share_interval_never_leaves_zero_to_one_and_is_the_delta_interval_inside():
+    few = np.array([[1.0]] + [[0.0]] * 19)      # 1 in 20: the t interval reaches below 0
+    _, low, high = cs.estimate(few, cs.MEAN)
+    assert low < 0
+    assert cs.share_estimate(few, cs.MEAN) == pytest.approx((0.05, 0.0, high))
+    balanced = np.random.default_rng(3).random((4000, 1)) < 0.4
+    assert cs.share_estimate(balanced, cs.MEAN) == cs.estimate(balanced, cs.MEAN)
+
+
+@pytest.mark.parametrize("truth, games", [(0.02, 20), (0.05, 20), (0.5, 20), (0.01, 200)])
+def test_a_rare_shares_interval_covers_the_truth_at_least_95_percent_of_the_time(truth, games):
+    """Over seeded repetitions; the plain t interval covers 2% in 20 games only ~34% of the time."""
+    random = np.random.default_rng(int(truth * 1000) + games)
+    covered = 0
+    for _ in range(2000):
+        values = (random.random((games, 1)) < truth).astype(float)
+        _, low, high = cs.share_estimate(values, cs.MEAN)
+        covered += low <= truth <= high
+    assert covered / 2000 >= 0.94
+
+
 def test_the_ratio_interval_covers_a_bots_true_win_rate_difference():
     """A bot in one or two seats per game (wins, seats); each seat wins with 0.25 under the
     baseline and 0.30 under the variant, so the truth is 0.05."""

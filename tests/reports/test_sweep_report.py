@@ -362,3 +362,20 @@ def test_the_sweep_report_renders_in_chromium(one_dimension, tmp_path):
     assert len(seen["image_widths"]) == 4 and all(width > 0 for width in seen["image_widths"])
     assert SEAT_1_HEADLINE in seen["headlines"]
     assert (tmp_path / "sweep.png").stat().st_size > 10_000
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+@pytest.mark.parametrize("sweep", sorted(path.stem for path in (Path(__file__).parents[2] / "configs" / "sweeps").glob("*.yaml")))
+def test_every_shipped_sweep_plays_at_a_tiny_budget_and_its_report_renders_in_chromium(sweep, tmp_path):
+    """The shipped files end to end (20 games per match-up: the figures are noise, the page is
+    what is checked): every cell played, the report written, and Chromium shows it whole, with
+    no share's interval outside 0 to 100%."""
+    pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
+    from courtsim_runs import courtsim
+    courtsim("sweep", sweep, "--games-per-matchup", "20", "--jobs", "1", "--out", str(tmp_path / sweep))
+    table = pl.read_parquet(tmp_path / sweep / "sweep.parquet").filter(pl.col("unit") == "rate")
+    assert table.height > 0 and table["low"].min() >= 0 and table["high"].max() <= 1
+    seen = view_in_chromium(tmp_path / sweep / "report.html")
+    assert seen["errors"] == [] and seen["failed"] == []
+    assert seen["title"].endswith("balance sweep") and len(seen["headlines"]) >= 2
+    assert seen["image_widths"] and all(width > 0 for width in seen["image_widths"])
