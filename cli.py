@@ -864,6 +864,15 @@ def tune(
     jobs: Annotated[Optional[int], typer.Option(
         "--jobs", "-j", help="Worker processes per candidate (default: the file's, else the experiment's jobs).",
         show_default=False)] = None,
+    trials: Annotated[Optional[int], typer.Option(
+        "--trials", help="Candidates to try (default: the file's trials; more than a stored study has adds trials).",
+        show_default=False)] = None,
+    rungs: Annotated[Optional[str], typer.Option(
+        "--rungs", help="Games per match-up at each rung, rising, e.g. 200,800 (default: the file's rungs).",
+        show_default=False)] = None,
+    fresh_games_per_matchup: Annotated[Optional[int], typer.Option(
+        "--fresh-games-per-matchup", help="Fresh games per match-up re-evaluating the best (default: the file's, "
+        "else twice the last rung).", show_default=False)] = None,
     cluster: ClusterOpt = None,
 ):
     """Tune the rules toward balance targets: Optuna (NSGA-II or TPE) minimises the targets' miss
@@ -876,11 +885,26 @@ def tune(
 
     if jobs is not None:
         check_jobs(jobs, "--jobs")
-    plan = plan_tuning(find_tuning(tuning_file), out, jobs=jobs)
+    if trials is not None and not 1 <= trials <= 10_000:
+        raise ConfigError(f"--trials: expected 1 to 10,000 candidates, found {trials}")
+    if fresh_games_per_matchup is not None:
+        check_game_count(fresh_games_per_matchup, "--fresh-games-per-matchup")
+    plan = plan_tuning(find_tuning(tuning_file), out, jobs=jobs, trials=trials,
+                       rungs=None if rungs is None else parse_rungs(rungs),
+                       fresh_games_per_matchup=fresh_games_per_matchup)
     with on_cluster(cluster, plan.tuning.cluster, plan.path):
         directory = keeping_finished_chunks(plan.out_dir, lambda: tune_rules(
             plan, log=lambda message: print(message, file=sys.stderr), progress=True))
     print_tuning(directory)
+
+
+def parse_rungs(text: str) -> list[int]:
+    """``--rungs 200,800``: games per match-up at each rung."""
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise ConfigError(f"--rungs: expected whole numbers of games separated by commas (e.g. 200,800), "
+                          f"found {text!r}") from None
 
 
 def print_tuning(directory: Path) -> None:

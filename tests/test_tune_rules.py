@@ -170,3 +170,43 @@ def test_every_shipped_tuning_plans_starts_from_the_printed_rules_and_its_space_
     plan = tune_rules.plan_tuning(path, out_dir=tmp_path)
     assert tune_rules.printed_values(plan) is not None
     tune_rules.check_space(plan)
+
+
+def test_the_command_lines_budget_replaces_the_files_and_a_resumed_study_takes_more_trials(tmp_path):
+    path = write_tuning(tmp_path)
+    plan = tune_rules.plan_tuning(path, out_dir=tmp_path / "out", trials=5, rungs=[20, 40], fresh_games_per_matchup=60)
+    assert (plan.tuning.trials, plan.tuning.rungs, plan.fresh_games) == (5, [20, 40], 60)
+    assert tune_rules.plan_tuning(path, out_dir=tmp_path / "out", rungs=[30]).fresh_games == 60   # twice the last
+    file_plan = tune_rules.plan_tuning(path, out_dir=tmp_path / "out")
+    assert (file_plan.tuning.trials, file_plan.tuning.rungs) == (40, [2000, 8000])
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--rungs", "200,100", "--rungs: expected rising games per match-up, found 200, 100"),
+    ("--rungs", "200,lots", "--rungs: expected whole numbers of games separated by commas"),
+    ("--rungs", "0", "--rungs"),
+    ("--trials", "0", "--trials: expected 1 to 10,000 candidates, found 0"),
+    ("--fresh-games-per-matchup", "0", "--fresh-games-per-matchup"),
+])
+def test_a_bad_budget_on_the_command_line_is_one_line_naming_the_option(tmp_path, option, value, message):
+    result = runner.invoke(cli.app, ["tune", str(write_tuning(tmp_path)), "--out", str(tmp_path / "out"), option, value])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+@pytest.mark.parametrize("path", sorted(tune_rules.TUNING_DIR.glob("*.yaml")), ids=lambda path: path.stem)
+def test_every_shipped_tuning_plays_at_a_tiny_budget_and_its_report_renders_in_chromium(path, tmp_path):
+    """The shipped files end to end on 3 candidates and 20 games per match-up (the figures are
+    noise; the page is what is checked): candidates played, variants written, the report whole."""
+    pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
+    from courtsim_runs import courtsim
+    out = tmp_path / path.stem
+    courtsim("tune", str(path), "--trials", "3", "--rungs", "20", "--fresh-games-per-matchup", "20",
+             "--jobs", "1", "--out", str(out))
+    record = yaml.safe_load((out / "tuning.yaml").read_text(encoding="utf-8"))
+    assert record["schedule"]["trials"] == 3 and record["schedule"]["rungs"] == [20]
+    seen = view_in_chromium(out / "report.html")
+    assert seen["errors"] == [] and seen["failed"] == []
+    assert seen["image_widths"] and all(width > 0 for width in seen["image_widths"])

@@ -58,6 +58,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from reports import targets as balance_targets
 from sim.core import results
 from sim.core import run_manifest as manifests
+from sim.core.arguments import check_game_count
 from sim.core.engine import ConfigError
 from sim.core.experiments import GameCount, NAME_PATTERN, load_experiment
 from sim.core.yaml_files import read_yaml_mapping, validate
@@ -236,9 +237,13 @@ class TuningPlan:
         return self.tuning.fresh_games_per_matchup or 2 * self.tuning.rungs[-1]
 
 
-def plan_tuning(path: Path, out_dir: Path | None = None, jobs: int | None = None) -> TuningPlan:
-    """Read and validate a tuning file before a game is played (one-line ConfigErrors)."""
+def plan_tuning(path: Path, out_dir: Path | None = None, jobs: int | None = None, trials: int | None = None,
+                rungs: list[int] | None = None, fresh_games_per_matchup: int | None = None) -> TuningPlan:
+    """Read and validate a tuning file before a game is played (one-line ConfigErrors).
+    ``trials``, ``rungs`` and ``fresh_games_per_matchup`` replace the file's (the command's
+    --trials, --rungs, --fresh-games-per-matchup: a quick look at a study, or more trials)."""
     tuning = validate(TuningFile, read_yaml_mapping(path, "tuning"), path)
+    tuning = with_budget(tuning, trials, rungs, fresh_games_per_matchup)
     experiment_path, experiment, engine = sweep.study_experiment(path, tuning.experiment)
     raw = read_yaml_mapping(Path(experiment.game_file) if experiment.game_file else Path(engine.default_game_file),
                             "game")
@@ -252,6 +257,26 @@ def plan_tuning(path: Path, out_dir: Path | None = None, jobs: int | None = None
                       experiment.seed, [target.model_dump() for target in tuning.targets])
     check_targets(plan)
     return plan
+
+
+def with_budget(tuning: TuningFile, trials: int | None, rungs: list[int] | None,
+                fresh_games_per_matchup: int | None) -> TuningFile:
+    """The file's tuning with the command line's budget in place of its own."""
+    if rungs is not None:
+        check_rungs(rungs, "--rungs")
+    updates = {key: value for key, value in (("trials", trials), ("rungs", rungs),
+                                             ("fresh_games_per_matchup", fresh_games_per_matchup))
+               if value is not None}
+    return tuning.model_copy(update=updates)
+
+
+def check_rungs(rungs: list[int], where: str) -> None:
+    if not 1 <= len(rungs) <= 6:
+        raise ConfigError(f"{where}: expected 1 to 6 rungs of games per match-up, found {len(rungs)}")
+    for games in rungs:
+        check_game_count(games, where)
+    if any(later <= earlier for earlier, later in zip(rungs, rungs[1:])):
+        raise ConfigError(f"{where}: expected rising games per match-up, found {', '.join(map(str, rungs))}")
 
 
 def resolve_parameter(parameter: SpaceParameter, number: int, path: Path, raw: dict, printed_rules: dict) -> Tuned:
