@@ -937,6 +937,11 @@ def sensitivity(
     games_per_matchup: Annotated[Optional[int], typer.Option(
         "--games-per-matchup", help="Games per match-up at every design point (default: the file's, else the "
                                     "experiment's).", show_default=False)] = None,
+    trajectories: Annotated[Optional[int], typer.Option(
+        "--trajectories", help="Morris trajectories of inputs + 1 design points each (default: the file's).",
+        show_default=False)] = None,
+    oat_levels: Annotated[Optional[int], typer.Option(
+        "--oat-levels", help="Points of each one-at-a-time curve (default: the file's).", show_default=False)] = None,
     cluster: ClusterOpt = None,
 ):
     """Which conclusions survive the unprinted component data? Morris screening (SALib) of every
@@ -954,7 +959,7 @@ def sensitivity(
         check_game_count(games_per_matchup, "--games-per-matchup")
     engine = registry.get_engine(game)
     plan = plan_sensitivity(engine.name, find_sensitivity(engine.name, sensitivity_file), out, jobs=jobs,
-                            games_per_matchup=games_per_matchup)
+                            games_per_matchup=games_per_matchup, trajectories=trajectories, oat_levels=oat_levels)
     with on_cluster(cluster, plan.sensitivity.cluster, plan.path):
         directory = keeping_finished_chunks(plan.out_dir, lambda: run_sensitivity(
             plan, log=lambda message: print(message, file=sys.stderr), progress=True))

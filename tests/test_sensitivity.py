@@ -116,3 +116,56 @@ def test_a_played_studys_report_opens_in_chromium_with_its_verdicts(studied):
     assert not seen["errors"] and not seen["failed"]
     assert seen["image_widths"] and all(width > 0 for width in seen["image_widths"])
     assert any(line.startswith("Fragile:") for line in seen["headlines"])
+
+
+def test_the_command_lines_budget_replaces_the_files_and_joins_the_studys_identity(tmp_path):
+    path = write_file(tmp_path, [{"kind": "best_seat", "players": 2}])
+    plan = sensitivity.plan_sensitivity("louis-xiv", path, trajectories=3, oat_levels=2)
+    assert (plan.sensitivity.trajectories, plan.sensitivity.oat_levels) == (3, 2)
+    file_plan = sensitivity.plan_sensitivity("louis-xiv", path)
+    assert (file_plan.sensitivity.trajectories, file_plan.sensitivity.oat_levels) == (2, 3)
+    assert sensitivity.identity(plan) != sensitivity.identity(file_plan)
+    assert len(sensitivity.morris_points(plan)[1]) == 3 * (len(plan.inputs) + 1)
+
+
+def test_a_study_recorded_before_oat_levels_joined_its_identity_resumes_but_another_curve_is_refused(tmp_path):
+    plan = sensitivity.plan_sensitivity("louis-xiv", write_file(tmp_path, [{"kind": "best_seat", "players": 2}]))
+    plan.out_dir.mkdir(parents=True)
+    recorded = {key: value for key, value in sensitivity.identity(plan).items() if key != "oat_levels"}
+    (plan.out_dir / sensitivity.PLAN_FILE).write_text(yaml.safe_dump({"identity": recorded}))
+    sensitivity.check_same_study(plan)
+    (plan.out_dir / sensitivity.PLAN_FILE).write_text(yaml.safe_dump({"identity": {**recorded, "oat_levels": 5}}))
+    with pytest.raises(ConfigError, match="holds another sensitivity study"):
+        sensitivity.check_same_study(plan)
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--trajectories", "1", "--trajectories: expected 2 to 100 Morris trajectories, found 1"),
+    ("--oat-levels", "22", "--oat-levels: expected 2 to 21 points per one-at-a-time curve, found 22"),
+])
+def test_a_bad_budget_on_the_command_line_is_one_line_naming_the_option(tmp_path, option, value, message):
+    path = write_file(tmp_path, [{"kind": "best_seat", "players": 2}])
+    result = runner.invoke(cli.app, ["sensitivity", "louis-xiv", str(path), "--out", str(tmp_path / "out"),
+                                     option, value])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+@pytest.mark.parametrize("game", ["louis-xiv", "heads-of-state"])
+def test_every_shipped_sensitivity_plays_at_a_tiny_budget_and_its_report_renders_in_chromium(game, tmp_path):
+    """The shipped files end to end on 2 trajectories, 2-point curves and 10 games per match-up
+    (the verdicts are noise; the page is what is checked): every conclusion judged, the page whole."""
+    pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
+    from courtsim_runs import courtsim
+    out = tmp_path / "study"
+    courtsim("sensitivity", game, "--trajectories", "2", "--oat-levels", "2", "--games-per-matchup", "10",
+             "--jobs", "1", "--out", str(out))
+    record = yaml.safe_load((out / sensitivity.PLAN_FILE).read_text(encoding="utf-8"))
+    assert record["method"]["trajectories"] == 2 and record["conclusions"]
+    assert all(verdict["sentence"].startswith(("Robust:", "Fragile:")) for verdict in record["conclusions"])
+    seen = view_in_chromium(out / "report.html")
+    assert not seen["errors"] and not seen["failed"]
+    assert seen["image_widths"] and all(width > 0 for width in seen["image_widths"])
+    assert len(seen["headlines"]) >= len(record["conclusions"])

@@ -125,13 +125,25 @@ def write_bytes_atomically(data, path: Path) -> None:
         temporary.unlink(missing_ok=True)
 
 
+MERGED_ROW_GROUP_ROWS = 65_536   # small parts (tiny chunks) are gathered into row groups of about this many rows
+
+
 def merge_parts(parts: list[Path], destination: Path) -> int:
-    """Concatenate ``parts`` (already in game order) into ``destination``, one part in memory
-    at a time; return the number of rows. Later parts are cast to the first part's schema so a
-    kernel returning e.g. int32 in one chunk and int64 in another still gives one clean file."""
+    """Concatenate ``parts`` (already in game order) into ``destination``; return the number of
+    rows. A part of at least MERGED_ROW_GROUP_ROWS rows is one row group and only it is in memory;
+    smaller parts (a study's many small cells) are gathered into row groups of about that size, so
+    neither the merge nor later reads pay for thousands of tiny row groups. Later parts are cast to
+    the first part's schema so a kernel returning e.g. int32 in one chunk and int64 in another
+    still gives one clean file."""
     temporary = temporary_name(destination)
     rows = 0
     writer = None
+    gathered: list[pa.Table] = []
+
+    def write_gathered() -> None:
+        writer.write_table(gathered[0] if len(gathered) == 1 else pa.concat_tables(gathered))
+        gathered.clear()
+
     try:
         for part in parts:
             arrow_table = pq.read_table(part)
@@ -139,9 +151,13 @@ def merge_parts(parts: list[Path], destination: Path) -> int:
                 writer = pq.ParquetWriter(temporary, arrow_table.schema, compression=COMPRESSION)
             elif arrow_table.schema != writer.schema:
                 arrow_table = arrow_table.cast(writer.schema)
-            writer.write_table(arrow_table)
+            gathered.append(arrow_table)
             rows += arrow_table.num_rows
+            if sum(table.num_rows for table in gathered) >= MERGED_ROW_GROUP_ROWS:
+                write_gathered()
         if writer is not None:
+            if gathered:
+                write_gathered()
             writer.close()
             writer = None
             os.replace(temporary, destination)

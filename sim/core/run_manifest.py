@@ -37,6 +37,7 @@ import yaml
 
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.core.results import write_bytes_atomically
+from sim.core.yaml_files import dump_yaml
 
 MANIFEST_NAME = "run.yaml"
 FORMAT = 2
@@ -188,7 +189,7 @@ def read_manifest(out_dir: Path) -> dict | None:
 
 def write_manifest(out_dir: Path, manifest: dict) -> None:
     """Atomic write (temporary file + rename), so run.yaml is never half written."""
-    write_bytes_atomically(yaml.safe_dump(to_plain(manifest), sort_keys=False).encode("utf-8"),
+    write_bytes_atomically(dump_yaml(to_plain(manifest), sort_keys=False).encode("utf-8"),
                            manifest_path(out_dir))
 
 

@@ -88,6 +88,8 @@ SENSITIVITY_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "s
 ASSUMPTIONS = {"louis-xiv": [f"A{number}" for number in range(1, 8)],
                "heads-of-state": [f"H{number}" for number in range(1, 13)]}
 DEFAULT_TIEBREAK_LEVEL = 0.05
+TRAJECTORIES = (2, 100)        # Morris trajectories a study may have (file key or --trajectories)
+OAT_LEVELS = (2, 21)           # points of a one-at-a-time curve (file key or --oat-levels)
 Z_95 = 1.959963984540054
 
 
@@ -169,9 +171,9 @@ class SensitivityFile(BaseModel):
     experiment: str = Field(min_length=1)
     players: Optional[list[int]] = Field(None, min_length=1)
     games_per_matchup: Optional[GameCount] = None
-    trajectories: int = Field(10, ge=2, le=100)
+    trajectories: int = Field(10, ge=TRAJECTORIES[0], le=TRAJECTORIES[1])
     levels: int = Field(4, ge=2, le=20)
-    oat_levels: int = Field(5, ge=2, le=21)
+    oat_levels: int = Field(5, ge=OAT_LEVELS[0], le=OAT_LEVELS[1])
     matter_share: float = Field(0.1, gt=0, le=1)
     seed: int = Field(0, ge=0)
     jobs: Optional[int] = None
@@ -260,12 +262,15 @@ class SensitivityPlan:
 
 
 def plan_sensitivity(game: str, path: Path, out_dir: Path | None = None, jobs: int | None = None,
-                     games_per_matchup: int | None = None) -> SensitivityPlan:
-    """Read and validate a sensitivity file (every assumption covered, every path known)."""
+                     games_per_matchup: int | None = None, trajectories: int | None = None,
+                     oat_levels: int | None = None) -> SensitivityPlan:
+    """Read and validate a sensitivity file (every assumption covered, every path known);
+    ``trajectories`` and ``oat_levels`` replace the file's (the command line's budget)."""
     engine = registry.get_engine(game)
     if not Path(path).is_file():
         raise ConfigError(f"{path}: sensitivity file not found (configs/sensitivity/ has one per game)")
-    sensitivity = validate(SensitivityFile, read_yaml_mapping(path, "sensitivity"), path)
+    sensitivity = with_budget(validate(SensitivityFile, read_yaml_mapping(path, "sensitivity"), path),
+                              trajectories, oat_levels)
     if sensitivity.game != engine.name:
         raise ConfigError(f"{path}: key 'game': expected {engine.name}, found {sensitivity.game}")
     experiment_path, experiment, _ = sweep.study_experiment(path, sensitivity.experiment, engine.name)
@@ -291,6 +296,20 @@ def plan_sensitivity(game: str, path: Path, out_dir: Path | None = None, jobs: i
                                                           else experiment.jobs),
                            games_per_matchup or sensitivity.games_per_matchup or experiment.games_per_matchup,
                            experiment.seed)
+
+
+def with_budget(sensitivity: SensitivityFile, trajectories: int | None, oat_levels: int | None) -> SensitivityFile:
+    """The file's study with the command line's screening budget in place of its own."""
+    updates = {}
+    for key, option, value, (low, high), what in (
+            ("trajectories", "--trajectories", trajectories, TRAJECTORIES, "Morris trajectories"),
+            ("oat_levels", "--oat-levels", oat_levels, OAT_LEVELS, "points per one-at-a-time curve")):
+        if value is None:
+            continue
+        if not low <= value <= high:
+            raise ConfigError(f"{option}: expected {low} to {high} {what}, found {value}")
+        updates[key] = value
+    return sensitivity.model_copy(update=updates)
 
 
 def check_coverage(sensitivity: SensitivityFile, path: Path) -> None:
@@ -666,12 +685,13 @@ def identity(plan: SensitivityPlan) -> dict:
                                "seed": plan.seed, "games_per_matchup": plan.games_per_matchup,
                                "inputs": [input_record(entry) for entry in plan.inputs],
                                "trajectories": plan.sensitivity.trajectories, "levels": plan.sensitivity.levels,
-                               "sampler_seed": plan.sensitivity.seed})
+                               "oat_levels": plan.sensitivity.oat_levels, "sampler_seed": plan.sensitivity.seed})
 
 
 def check_same_study(plan: SensitivityPlan) -> None:
+    # oat_levels joined the identity later: a study recorded without it resumes as before
     sweep.check_same_identity(plan.out_dir / PLAN_FILE, identity(plan),
-                              "sensitivity study (other inputs, games or seed)")
+                              "sensitivity study (other inputs, games, budget or seed)", added=("oat_levels",))
 
 
 def input_record(entry: Input) -> dict:

@@ -604,15 +604,20 @@ def check_same_sweep(plan: SweepPlan) -> None:
     check_same_identity(plan.out_dir / PLAN_FILE, identity(plan), "sweep (other cells, seed, games or bots)")
 
 
-def check_same_identity(path: Path, wanted: dict, what: str) -> None:
-    """Refuse a study directory whose plan file (``path``) records another identity."""
+def check_same_identity(path: Path, wanted: dict, what: str, added: tuple[str, ...] = ()) -> None:
+    """Refuse a study directory whose plan file (``path``) records another identity; keys in
+    ``added`` joined the identity later and are compared only where the file records them."""
     if not path.is_file():
         return
     try:
         stored = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as error:
         raise ConfigError(f"{path}: cannot read the study's plan ({type(error).__name__}); choose another --out") from None
-    if stored.get("identity") != manifests.to_plain(wanted):
+    recorded = stored.get("identity")
+    wanted = manifests.to_plain(wanted)
+    if isinstance(recorded, dict):
+        wanted = {key: value for key, value in wanted.items() if key in recorded or key not in added}
+    if recorded != wanted:
         raise ConfigError(f"{path}: the directory holds another {what}; choose another --out")
 
 

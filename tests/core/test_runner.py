@@ -190,3 +190,29 @@ def test_part_files_are_valid_parquet_while_running(tmp_path, run):
     part = pq.read_table(part_path(out_dir, "seats", 0))
     assert part.num_rows == 30
     assert not list((out_dir / PARTS_DIR).rglob("*.tmp"))
+
+
+def write_part(path, game_indexes, modes):
+    import pyarrow as pa
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = pa.table({"game_index": pa.array(game_indexes, pa.int32()),
+                      "mode": pa.array(modes).dictionary_encode()})          # each part its own dictionary
+    pq.write_table(table, path)
+    return path
+
+
+def test_small_parts_merge_into_one_row_group_and_parts_of_a_row_group_or_more_stay_one_each(tmp_path, monkeypatch):
+    from sim.core import results
+    parts = [write_part(tmp_path / "parts" / "a.parquet", [0, 1], ["gold", "gold"]),
+             write_part(tmp_path / "parts" / "b.parquet", [2, 3, 4], ["influence", "gold", "mission"]),
+             write_part(tmp_path / "parts" / "c.parquet", [5], ["influence"])]
+    merged = tmp_path / "courtiers.parquet"
+    assert results.merge_parts(parts, merged) == 6
+    assert pq.ParquetFile(merged).num_row_groups == 1
+    table = pq.read_table(merged)
+    assert table["game_index"].to_pylist() == list(range(6))
+    assert table["mode"].to_pylist() == ["gold", "gold", "influence", "gold", "mission", "influence"]
+    monkeypatch.setattr(results, "MERGED_ROW_GROUP_ROWS", 2)
+    assert results.merge_parts(parts, merged) == 6
+    assert pq.ParquetFile(merged).num_row_groups == 3            # a, b, then c left over at the end
+    assert pq.read_table(merged)["mode"].to_pylist() == table["mode"].to_pylist()
