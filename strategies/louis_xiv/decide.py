@@ -725,16 +725,34 @@ def choose_mission_deck(state, data, player, family, params):
     # a colour's preference is what a card of it is worth; with deck_reach, times the chance to
     # complete the card drawn (deck_payability), blended in by deck_reach (0: fixed, 1: full)
     reach = params[DECK_REACH]
+    surest = sure_deck_weight(state, params, reach)
     best = -1
     best_weight = -1.0
     for colour in range(C.N_MISSION_COLOURS):
+        if state.mission_deck_count[colour] == 0:
+            continue
         weight = params[DECK_LIGHT + colour]
         if reach > 0.0:
+            # a weight is at most the preference: a deck whose preference is below another's sure
+            # weight cannot be chosen, so its payability (the costly part) is not worked out
+            if weight * (1.0 + 1e-9) < surest:
+                continue
             weight *= 1.0 - reach + reach * deck_payability(state, data, player, colour)
-        if state.mission_deck_count[colour] > 0 and weight > best_weight:
+        if weight > best_weight:
             best_weight = weight
             best = colour
     return best
+
+
+@inline_game_kernel
+def sure_deck_weight(state, params, reach):
+    """The largest weight a non-empty mission deck has whatever its payability (0 to 1): its
+    preference x (1 - deck_reach)."""
+    surest = -1.0
+    for colour in range(C.N_MISSION_COLOURS):
+        if state.mission_deck_count[colour] > 0:
+            surest = max(surest, params[DECK_LIGHT + colour] * (1.0 - reach))
+    return surest
 
 
 @game_kernel

@@ -20,7 +20,7 @@ from sim.louis_xiv import results as R
 from sim.louis_xiv.kernel import play_rounds
 from sim.louis_xiv.scoring import end_of_game
 from sim.louis_xiv.setup import setup_game
-from sim.louis_xiv.state import TRACE_LENGTH, new_state
+from sim.louis_xiv.state import ROUND, TRACE_LENGTH, new_state
 from strategies.louis_xiv import PARAMETER_INDEX, resolve_bot
 from strategies.louis_xiv.decide import gift_value
 
@@ -277,3 +277,32 @@ def test_lb_missionswap_puts_back_one_or_two_cards(setup, count, mode):
 def test_lb_missionswap_can_be_left_unused(setup):
     log = play_logged_games(setup, {"mission_swap_mode": 1}, abilities=("LB-MISSIONSWAP",))
     assert len(events(log, E.MISSION_SWAP)) == 0
+
+
+def test_the_mission_deck_chosen_is_the_one_weighing_every_deck_would_choose(setup, fresh_state):
+    """§4.5 step 2 with deck_reach: the greedy works out the payability only of decks that could
+    still be chosen (a deck's weight is between preference x (1 - deck_reach) and preference); the
+    deck it draws from is, over 3,000 random hands, tokens, decks and preferences, the first deck
+    of greatest weight with every deck weighed (ties included: preferences repeat on purpose)."""
+    from strategies.louis_xiv.decide import choose_mission_deck, deck_payability
+    from strategies.louis_xiv.parameters import DECK_LIGHT
+    from strategies.louis_xiv import GREEDY
+    generator = np.random.default_rng(31)
+    state = fresh_state(4)
+    base = resolve_bot("greedy").params.copy()
+    n_cards = setup.data.mission_colour.shape[0]
+    for _ in range(3000):
+        state.game[ROUND] = generator.integers(1, 5)
+        state.mission_deck_count[:] = generator.integers(0, 3, C.N_MISSION_COLOURS)
+        if not state.mission_deck_count.any():
+            continue
+        state.mission_hand[0, :n_cards] = generator.random(n_cards) < 0.1
+        state.mission_played[:4, :n_cards] = generator.random((4, n_cards)) < 0.1
+        state.tokens[0] = generator.integers(0, 3, state.tokens.shape[1])
+        params = base.copy()
+        params[DECK_LIGHT:DECK_LIGHT + C.N_MISSION_COLOURS] = generator.choice([0.0, 0.5, 1.0, 2.0, 4.0],
+                                                                               C.N_MISSION_COLOURS)
+        reach = params[PARAMETER_INDEX["deck_reach"]] = generator.choice([0.0, 0.1, 0.5, 1.0])
+        weights = [params[DECK_LIGHT + colour] * (1.0 - reach + reach * deck_payability(state, setup.data, 0, colour))
+                   if state.mission_deck_count[colour] > 0 else -np.inf for colour in range(C.N_MISSION_COLOURS)]
+        assert choose_mission_deck(state, setup.data, 0, GREEDY, params) == int(np.argmax(weights))
