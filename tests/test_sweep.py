@@ -92,6 +92,26 @@ def test_the_sweep_table_has_every_cell_metric_and_a_paired_difference_from_the_
     assert record["dimensions"][0]["printed"] == 5.0 and record["dimensions"][1]["printed"] == "false"
 
 
+def test_the_median_game_length_has_its_paired_change_from_the_printed_cell(swept):
+    """A median is no mean of per-game values: its change is the paired bootstrap and sign-flip
+    test of reports.comparison_stats on the games both cells played."""
+    from reports.comparison_stats import paired_median_difference
+    plan, directory = swept
+    median = pl.read_parquet(directory / sweep.TABLE_FILE).filter(pl.col("metric") == sweep.MEDIAN_LENGTH).sort("cell")
+    assert median.filter(pl.col("cell") == "cell-002")["difference"].is_nan().all()
+    other = median.filter(pl.col("cell") == "cell-000").row(0, named=True)
+    assert other["reference_cell"] == "cell-002"
+    from reports import paired_metrics
+    lengths = {cell.name: paired_metrics.per_game([cell.directory(plan.out_dir) / "run"], 2, [])[0].sort("game_index")
+               for cell in plan.cells[::2]}
+    assert lengths["cell-000"]["game_index"].equals(lengths["cell-002"]["game_index"])
+    expected = paired_median_difference(lengths["cell-002"]["length"].to_numpy(),
+                                        lengths["cell-000"]["length"].to_numpy())
+    assert (other["difference"], other["difference_low"], other["difference_high"], other["p_value"]) == (
+        expected.difference, expected.low, expected.high, expected.p_value)
+    assert other["difference_low"] <= other["difference"] <= other["difference_high"]
+
+
 def test_a_finished_sweep_resumes_without_playing_again_and_refuses_another_sweep_in_its_directory(swept, tmp_path):
     plan, directory = swept
     stamps = {cell.name: (cell.directory(directory) / "run" / "run.yaml").stat().st_mtime_ns for cell in plan.cells}

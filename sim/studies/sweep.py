@@ -561,9 +561,12 @@ def extra_metric_names(experiment) -> list[str]:
     return names
 
 
-def order_estimates(run_dir: Path, n_players: int, frame: pl.DataFrame) -> list[dict]:
+def order_estimates(run_dir: Path, n_players: int, frame: pl.DataFrame,
+                    reference: tuple[str, pl.DataFrame] | None = None) -> list[dict]:
     """The estimates that are not a mean of per-game values: the median game length (with the
-    distribution-free interval of order statistics) and, in a skill ladder, each step's skill
+    distribution-free interval of order statistics, and with a ``reference`` cell (its name and
+    per-game frame) the paired change of the median on the games both played:
+    reports.comparison_stats.paired_median_difference) and, in a skill ladder, each step's skill
     gap (reports.skill_ladder: the share of pairs of the two levels' seats in which the stronger
     finished ahead, with its Wilson interval)."""
     from scipy import stats as scipy_stats
@@ -578,7 +581,8 @@ def order_estimates(run_dir: Path, n_players: int, frame: pl.DataFrame) -> list[
         high_rank = min(games - 1, int(scipy_stats.binom.isf((1 - CONFIDENCE) / 2, games, 0.5)))
         rows.append({"metric": MEDIAN_LENGTH, "metric_label": "the median game length", "group": "outcome",
                      "unit": paired_metrics.TURNS, "n_players": n_players, "value": float(np.median(lengths)),
-                     "low": float(lengths[max(0, low_rank - 1)]), "high": float(lengths[high_rank]), "games": games})
+                     "low": float(lengths[max(0, low_rank - 1)]), "high": float(lengths[high_rank]), "games": games,
+                     **median_length_change(frame, reference)})
     run = rundir.load_run(run_dir)
     ladder = skill_ladder.ladder_of(run.manifest)
     if ladder is not None:
@@ -591,6 +595,18 @@ def order_estimates(run_dir: Path, n_players: int, frame: pl.DataFrame) -> list[
                          "unit": paired_metrics.RATE, "n_players": n_players, "value": float(gap.rate),
                          "low": float(gap.rate_low), "high": float(gap.rate_high), "games": int(gap.games)})
     return rows
+
+
+def median_length_change(frame: pl.DataFrame, reference: tuple[str, pl.DataFrame] | None) -> dict:
+    """The paired change of the median game length from the reference cell (none: no keys)."""
+    if reference is None or "length" not in reference[1].columns:
+        return {}
+    paired = reference[1].select("game_index", pl.col("length").alias("reference_length")).join(
+        frame.select("game_index", "length"), on="game_index", how="inner")
+    change = stats.paired_median_difference(paired["reference_length"].to_numpy(), paired["length"].to_numpy(),
+                                            confidence=CONFIDENCE)
+    return {"reference_cell": reference[0], "difference": change.difference, "difference_low": change.low,
+            "difference_high": change.high, "p_value": change.p_value}
 
 
 def identity(plan: SweepPlan) -> dict:
@@ -638,8 +654,11 @@ def sweep_table(plan: SweepPlan, configs: list[dict]) -> pl.DataFrame:
                 frame, metrics = frames[cell.name]
                 rows += cell_rows(plan, cell, n_players, frame, metrics,
                                   None if reference is None else (reference.name, frames[reference.name][0]))
+                paired_with = (None if reference is None or reference.name == cell.name
+                               else (reference.name, frames[reference.name][0]))
                 rows += [{**cell_identity(plan, cell), **row}
-                         for row in order_estimates(cell.directory(plan.out_dir) / "run", n_players, frame)]
+                         for row in order_estimates(cell.directory(plan.out_dir) / "run", n_players, frame,
+                                                    paired_with)]
     table = pl.DataFrame(rows, infer_schema_length=None)
     casts = [pl.col("n_players").cast(pl.Int32), pl.col("games").cast(pl.Int64)]
     casts += [pl.col(dimension.column).cast(pl.Float64 if dimension.kind == "numeric" else pl.String)
