@@ -885,10 +885,6 @@ def tune(
 
     if jobs is not None:
         check_jobs(jobs, "--jobs")
-    if trials is not None and not 1 <= trials <= 10_000:
-        raise ConfigError(f"--trials: expected 1 to 10,000 candidates, found {trials}")
-    if fresh_games_per_matchup is not None:
-        check_game_count(fresh_games_per_matchup, "--fresh-games-per-matchup")
     plan = plan_tuning(find_tuning(tuning_file), out, jobs=jobs, trials=trials,
                        rungs=None if rungs is None else parse_rungs(rungs),
                        fresh_games_per_matchup=fresh_games_per_matchup)

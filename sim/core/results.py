@@ -139,10 +139,13 @@ def merge_parts(parts: list[Path], destination: Path) -> int:
     rows = 0
     writer = None
     gathered: list[pa.Table] = []
+    gathered_rows = 0
 
     def write_gathered() -> None:
+        nonlocal gathered_rows
         writer.write_table(gathered[0] if len(gathered) == 1 else pa.concat_tables(gathered))
         gathered.clear()
+        gathered_rows = 0
 
     try:
         for part in parts:
@@ -152,8 +155,9 @@ def merge_parts(parts: list[Path], destination: Path) -> int:
             elif arrow_table.schema != writer.schema:
                 arrow_table = arrow_table.cast(writer.schema)
             gathered.append(arrow_table)
+            gathered_rows += arrow_table.num_rows
             rows += arrow_table.num_rows
-            if sum(table.num_rows for table in gathered) >= MERGED_ROW_GROUP_ROWS:
+            if gathered_rows >= MERGED_ROW_GROUP_ROWS:
                 write_gathered()
         if writer is not None:
             if gathered:

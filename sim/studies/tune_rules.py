@@ -73,6 +73,8 @@ TABLE_FILE = "tuning.parquet"
 RECOMMENDED_TABLE = "recommended.parquet"
 RECOMMENDED_DIR = "recommended"
 TUNING_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "tuning"
+TRIALS = (1, 10_000)            # candidates a study may have (file key or --trials)
+MAX_RUNGS = 6                   # rungs of a budget schedule (file key or --rungs)
 SAMPLERS = ("nsga2", "tpe")
 OBJECTIVES = ("miss", "change")
 # fresh games for the re-evaluation start here, far beyond any training game index
@@ -133,8 +135,8 @@ class TuningFile(BaseModel):
     bots: Optional[list[str]] = Field(None, min_length=1)
     space: list[SpaceParameter] = Field(min_length=1)
     targets: list[sweep.Target] = Field(min_length=1)
-    trials: int = Field(ge=1, le=10_000)
-    rungs: list[GameCount] = Field(min_length=1, max_length=6)
+    trials: int = Field(ge=TRIALS[0], le=TRIALS[1])
+    rungs: list[GameCount] = Field(min_length=1, max_length=MAX_RUNGS)
     keep: float = Field(0.34, gt=0, le=1)
     sampler: Literal["nsga2", "tpe"] = "nsga2"
     seed: int = Field(0, ge=0)
@@ -262,8 +264,12 @@ def plan_tuning(path: Path, out_dir: Path | None = None, jobs: int | None = None
 def with_budget(tuning: TuningFile, trials: int | None, rungs: list[int] | None,
                 fresh_games_per_matchup: int | None) -> TuningFile:
     """The file's tuning with the command line's budget in place of its own."""
+    if trials is not None and not TRIALS[0] <= trials <= TRIALS[1]:
+        raise ConfigError(f"--trials: expected {TRIALS[0]} to {TRIALS[1]:,} candidates, found {trials}")
     if rungs is not None:
         check_rungs(rungs, "--rungs")
+    if fresh_games_per_matchup is not None:
+        check_game_count(fresh_games_per_matchup, "--fresh-games-per-matchup")
     updates = {key: value for key, value in (("trials", trials), ("rungs", rungs),
                                              ("fresh_games_per_matchup", fresh_games_per_matchup))
                if value is not None}
@@ -271,8 +277,8 @@ def with_budget(tuning: TuningFile, trials: int | None, rungs: list[int] | None,
 
 
 def check_rungs(rungs: list[int], where: str) -> None:
-    if not 1 <= len(rungs) <= 6:
-        raise ConfigError(f"{where}: expected 1 to 6 rungs of games per match-up, found {len(rungs)}")
+    if not 1 <= len(rungs) <= MAX_RUNGS:
+        raise ConfigError(f"{where}: expected 1 to {MAX_RUNGS} rungs of games per match-up, found {len(rungs)}")
     for games in rungs:
         check_game_count(games, where)
     if any(later <= earlier for earlier, later in zip(rungs, rungs[1:])):

@@ -725,7 +725,7 @@ def choose_mission_deck(state, data, player, family, params):
     # a colour's preference is what a card of it is worth; with deck_reach, times the chance to
     # complete the card drawn (deck_payability), blended in by deck_reach (0: fixed, 1: full)
     reach = params[DECK_REACH]
-    surest = sure_deck_weight(state, params, reach)
+    surest = sure_deck_weight(state, params, reach) if reach > 0.0 else 0.0
     best = -1
     best_weight = -1.0
     for colour in range(C.N_MISSION_COLOURS):
