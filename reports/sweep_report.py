@@ -92,6 +92,9 @@ class Target(BaseModel):
     at_most: float | None = None
     between: list[float] | None = None
     fair_share_within: float | None = None
+    change_at_least: float | None = None      # a change target: the paired change from the printed cell
+    change_at_most: float | None = None
+    change_within: float | None = None
     label: str | None = None
 
 
@@ -293,8 +296,10 @@ def target_rows(table: pd.DataFrame, target: Target) -> pd.DataFrame:
 
 
 def row_status(row, target: Target) -> str:
-    """meets: the interval inside the band; may meet: the estimate inside; misses: the estimate outside."""
-    return targets_module.row_status(row.value, row.low, row.high, target_band(target, int(row.n_players)))
+    """meets: the interval inside the band; may meet: the estimate inside; misses: the estimate
+    outside (for a change target: the paired change from the printed cell and its interval)."""
+    judged = targets_module.judged_estimate(row._asdict(), target.model_dump())
+    return targets_module.row_status(*judged, target_band(target, int(row.n_players)))
 
 
 def target_name(target: Target, table: pd.DataFrame | None = None) -> str:
@@ -324,6 +329,13 @@ def target_name(target: Target, table: pd.DataFrame | None = None) -> str:
     if target.fair_share_within is not None:
         within = with_unit(number(target.fair_share_within * scale(unit), 1), unit)
         conditions.append(f"within {within} of the fair share 1/n")
+    if target.change_within is not None:
+        within = with_unit(number(abs(target.change_within) * scale(unit), 1), unit)
+        conditions.append(f"within {within} of the printed rules'")
+    for key, word in (("change_at_least", "≥"), ("change_at_most", "≤")):
+        if getattr(target, key) is not None:
+            change = with_unit(number(getattr(target, key) * scale(unit), 1, sign=True), unit)
+            conditions.append(f"changed {word} {change} from the printed rules")
     where = (f" at {', '.join(str(n) for n in target.players)} players" if target.players else "") + (
         f" ({target.pool})" if target.pool else "")
     return f"{metric} {' and '.join(conditions) or '(no condition)'}{where}"

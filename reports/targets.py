@@ -3,7 +3,13 @@
 A target (a sweep's or a rule tuning's ``targets:``) names a metric, or an fnmatch pattern of
 metrics (``seat_*_win_rate``: every seat), optionally some player counts and a pool, and one band:
 ``at_least`` and/or ``at_most``, ``between: [low, high]``, or ``fair_share_within: t`` (within t
-of 1 / n_players, the fair share of a seat or of a bot in mirror games).
+of 1 / n_players, the fair share of a seat or of a bot in mirror games). A *change target* bounds
+instead how far a metric moves from the printed rules: ``change_at_least`` and/or
+``change_at_most``, or ``change_within: t`` (at most t either way; "keep the median game length
+within 2 turns of the printed game's"). It is judged on the paired difference from the printed
+cell on common random numbers (the row's ``difference``, ``difference_low``,
+``difference_high``), which is far tighter than two separate intervals; the printed cell's own
+change is 0.
 
 A set of estimates (one row per metric and player count, with its interval) *meets* a target
 when every matching row's whole interval lies inside the band, *may meet* it when every
@@ -24,11 +30,50 @@ STATUS_SEVERITY = {MEETS: 0, MAY_MEET: 1, NOT_MEASURED: 2, MISSES: 3}
 RATE = "rate"
 # a value exactly on a bound (0.53 against 1/2 + 0.03) is inside, whatever the last bit of the sum
 BOUND_TOLERANCE = 1e-12
+CHANGE_KEYS = ("change_at_least", "change_at_most", "change_within")
+CHANGE_COLUMNS = ("difference", "difference_low", "difference_high")
+
+
+def is_change_target(target: Mapping) -> bool:
+    """Does the target bound the paired change from the printed rules rather than the level?"""
+    return any(target.get(key) is not None for key in CHANGE_KEYS)
+
+
+def change_band(target: Mapping) -> tuple[float, float]:
+    """(lowest, highest) change from the printed rules a change target allows."""
+    lowest, highest = -math.inf, math.inf
+    if target.get("change_at_least") is not None:
+        lowest = float(target["change_at_least"])
+    if target.get("change_at_most") is not None:
+        highest = float(target["change_at_most"])
+    if target.get("change_within") is not None:
+        within = abs(float(target["change_within"]))
+        lowest, highest = max(lowest, -within), min(highest, within)
+    return lowest, highest
+
+
+def judged_estimate(row: Mapping, target: Mapping) -> tuple[float, float, float]:
+    """(estimate, low, high) a target judges in a row: the level, or for a change target the paired
+    difference from the printed cell (0 for the printed cell itself, NaN where it was not paired)."""
+    if not is_change_target(target):
+        return float(row["value"]), float(row["low"]), float(row["high"])
+    return paired_change(row)
+
+
+def paired_change(row: Mapping) -> tuple[float, float, float]:
+    """(difference, low, high) of a row from the printed cell it is paired with: 0 for the
+    printed cell itself (its reference_cell is its own cell), NaN where it was not paired."""
+    if row.get("reference_cell") is not None and row.get("reference_cell") == row.get("cell"):
+        return 0.0, 0.0, 0.0
+    values = tuple(row.get(key) for key in CHANGE_COLUMNS)
+    return tuple(math.nan if value is None else float(value) for value in values)
 
 
 def band(target: Mapping, n_players: int) -> tuple[float, float]:
     """(lowest, highest) value a target allows at ``n_players``: every condition it gives,
-    intersected (infinite where it has no bound)."""
+    intersected (infinite where it has no bound); for a change target, the change it allows."""
+    if is_change_target(target):
+        return change_band(target)
     lowest, highest = -math.inf, math.inf
     if target.get("at_least") is not None:
         lowest = max(lowest, float(target["at_least"]))
@@ -77,7 +122,9 @@ def target_text(target: Mapping) -> str:
         return str(target["label"])
     where = f" at {', '.join(map(str, target['players']))} players" if target.get("players") else ""
     pool = f" ({target['pool']})" if target.get("pool") else ""
-    if target.get("fair_share_within") is not None:
+    if is_change_target(target):
+        rule = change_text(target)
+    elif target.get("fair_share_within") is not None:
         rule = f"within {target['fair_share_within']:g} of the fair share"
     elif target.get("between") is not None:
         rule = f"between {target['between'][0]:g} and {target['between'][1]:g}"
@@ -88,9 +135,20 @@ def target_text(target: Mapping) -> str:
     return f"{target['metric']} {rule}{where}{pool}"
 
 
+def change_text(target: Mapping) -> str:
+    """A change target's condition in words: "within 2 of the printed rules", "a change from the
+    printed rules of at most +0.5"."""
+    if target.get("change_within") is not None:
+        return f"within {abs(target['change_within']):g} of the printed rules"
+    bounds = ([f"at least {target['change_at_least']:+g}"] if target.get("change_at_least") is not None else []) + \
+             ([f"at most {target['change_at_most']:+g}"] if target.get("change_at_most") is not None else [])
+    return f"a change from the printed rules of {' and '.join(bounds)}"
+
+
 def evaluate(rows: Iterable[Mapping], target: Mapping) -> tuple[str, float, int]:
     """(status, miss, matching rows) of one set of estimates (rows with metric, n_players, unit,
-    value, low, high; optionally pool) against a target: the worst row's status and the largest
+    value, low, high; optionally pool; for a change target cell, reference_cell and the paired
+    difference with its interval) against a target: the worst row's status and the largest
     distance outside the band. No matching row: ("not measured", inf, 0)."""
     status, miss, count = MEETS, 0.0, 0
     for row in rows:
@@ -99,10 +157,10 @@ def evaluate(rows: Iterable[Mapping], target: Mapping) -> tuple[str, float, int]
         count += 1
         allowed = band(target, int(row["n_players"]))
         scale = 100.0 if row.get("unit") == RATE else 1.0
-        outside = distance_outside(float(row["value"]), *allowed)
+        value, low, high = judged_estimate(row, target)
+        outside = distance_outside(value, *allowed)
         miss = max(miss, outside * scale if outside > BOUND_TOLERANCE else 0.0)
-        status = max(status, row_status(float(row["value"]), float(row["low"]), float(row["high"]), allowed),
-                     key=STATUS_SEVERITY.get)
+        status = max(status, row_status(value, low, high, allowed), key=STATUS_SEVERITY.get)
     if count == 0:
         return NOT_MEASURED, math.inf, 0
     return status, miss, count

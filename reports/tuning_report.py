@@ -30,7 +30,7 @@ from reports import html, plots
 from reports import targets as targets_module
 from reports.command import TITLES, report_write_errors, writable_output
 from reports.comparison_report import (CHROMIUM, RATE, number, read_parquet_table, read_study_settings, report_main,
-                                       scale, unit_word, view_in_chromium)
+                                       scale, unit_word, view_in_chromium, with_unit)
 from reports.sweep_report import digits_for, interval_text, setting_text, value_text
 from sim.core.engine import ConfigError
 
@@ -167,6 +167,9 @@ def read_estimates(directory: Path) -> pd.DataFrame:
     if not path.exists():
         return pd.DataFrame(columns=list(RECOMMENDED_COLUMNS))
     table = read_parquet_table(path, RECOMMENDED_COLUMNS, "re-evaluation table", "run the tuning first")
+    for column in targets_module.CHANGE_COLUMNS:     # (tunings before change targets have no paired change)
+        if column not in table.columns:
+            table[column] = math.nan
     return table
 
 
@@ -246,21 +249,47 @@ def worst_row(rows: pd.DataFrame, target: dict):
     band, then the interval reaching farthest past it (None without rows)."""
     def badness(row):
         lowest, highest = row_band(row, target)
-        status = targets_module.row_status(row.value, row.low, row.high, (lowest, highest))
+        value, low, high = judged(row, target)
+        status = targets_module.row_status(value, low, high, (lowest, highest))
         # rounded: two seats equally far from a fair share (59.1% and 40.9%) tie, and the first is shown
-        outside = round(targets_module.distance_outside(row.value, lowest, highest), 9)
-        reach = round(max(lowest - row.low, row.high - highest), 9)
+        outside = round(targets_module.distance_outside(value, lowest, highest), 9)
+        reach = round(max(lowest - low, high - highest), 9)
         return STATUS_SEVERITY[status], outside, reach
 
     return max(rows.itertuples(), key=badness, default=None)
 
 
+def judged(row, target: dict) -> tuple[float, float, float]:
+    """What ``target`` judges in ``row``: its estimate, or its paired change from the printed rules."""
+    if targets_module.is_change_target(target):
+        return row.difference, row.difference_low, row.difference_high
+    return row.value, row.low, row.high
+
+
 def estimate_clause(row, target: dict, several_counts: bool) -> str:
-    """``seat 1's win rate 50.2% [49.4, 51.0] (target 49-51%)`` (and the player count if several)."""
+    """``seat 1's win rate 50.2% [49.4, 51.0] (target 49-51%)`` (and the player count if several);
+    for a change target ``the median game length 64 turns [63, 65], +1.0 turns [0.0, 2.0] from the
+    printed rules (target within ±2 turns)``."""
     digits = digits_for(pd.DataFrame([row._asdict()]))
     where = f" at {int(row.n_players)} players" if several_counts else ""
-    return (f"{row.metric_label}{where} {value_text(row.value, row.unit, digits)} "
-            f"{interval_text(row.low, row.high, row.unit, digits)} (target {band_text(row_band(row, target), row.unit)})")
+    level = (f"{row.metric_label}{where} {value_text(row.value, row.unit, digits)} "
+             f"{interval_text(row.low, row.high, row.unit, digits)}")
+    if not targets_module.is_change_target(target):
+        return f"{level} (target {band_text(row_band(row, target), row.unit)})"
+    change = with_unit(number(row.difference * scale(row.unit), digits, sign=True), row.unit)
+    return (f"{level}, {change} {interval_text(row.difference_low, row.difference_high, row.unit, digits)} from the "
+            f"printed rules (target {change_band_text(row_band(row, target), row.unit)})")
+
+
+def change_band_text(band: tuple[float, float], unit: str) -> str:
+    """``within ±2 turns``, ``≤ +1.5 points``: the change a target allows."""
+    suffix = " points" if unit == RATE else (f" {unit_word(unit)}" if unit_word(unit) else "")
+    lowest, highest = band
+    if math.isfinite(lowest) and math.isfinite(highest) and math.isclose(-lowest, highest):
+        return f"within ±{bound_text(highest, unit)}{suffix}"
+    shown = [f"{word} {round(bound * scale(unit), 6):+g}{suffix}" for word, bound in (("≥", lowest), ("≤", highest))
+             if math.isfinite(bound)]
+    return " and ".join(shown) or "any change"
 
 
 def estimate_clauses(estimates: pd.DataFrame, name: str, settings: TuningSettings) -> list[str]:

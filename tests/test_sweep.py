@@ -171,6 +171,42 @@ def test_an_unknown_target_metric_is_refused(tmp_path):
         sweep.plan_sweep(path)
 
 
+def test_a_change_target_is_judged_on_each_cells_paired_change_and_the_printed_cell_has_none(swept):
+    from reports import targets
+    from reports.sweep_report import target_status
+    _, directory = swept
+    table = pl.read_parquet(directory / sweep.TABLE_FILE).to_pandas()
+    target = {"metric": "game_length_median", "change_within": 1}
+    statuses = target_status(table, [target]).set_index("cell")["status"]
+    assert statuses["cell-002"] == "meets"                  # the printed cell: no change from itself
+    for row in table[table["metric"] == "game_length_median"].itertuples():
+        if row.cell != "cell-002":
+            band = (-1 - 1e-12, 1 + 1e-12)
+            expected = ("misses" if not band[0] <= row.difference <= band[1] else
+                        "meets" if band[0] <= row.difference_low and row.difference_high <= band[1] else "may meet")
+            assert statuses[row.cell] == expected, row.cell
+    assert targets.evaluate(table.to_dict("records"), target)[0] == max(
+        statuses, key=targets.STATUS_SEVERITY.get)
+
+
+@pytest.mark.parametrize("grid, target, message", [
+    ([{"path": "start_gold", "values": [3, 4]}], {"metric": "game_length_median", "change_within": 2},
+     "no cell plays them"),
+    ([{"path": "start_gold", "values": [4, 5]}], {"metric": "skill_gap:*", "change_at_least": 0.0},
+     "a skill gap is not paired"),
+])
+def test_a_change_target_needs_the_printed_cell_and_a_paired_metric(tmp_path, grid, target, message):
+    experiment = tmp_path / "ladder.yaml"
+    experiment.write_text(yaml.safe_dump({"name": "ladder", "game": "louis-xiv", "players": [2],
+                                          "bots": ["random", "greedy"], "matchups": "pairs", "games_per_matchup": 20,
+                                          "seed": 5, "jobs": 1, "chunk_size": 20, "skill_levels": ["random", "greedy"]}))
+    path = tmp_path / "change_sweep.yaml"
+    path.write_text(yaml.safe_dump({"name": "change_sweep", "experiment": str(experiment), "grid": grid,
+                                    "targets": [target], "out": str(tmp_path / "out")}))
+    with pytest.raises(ConfigError, match=message):
+        sweep.plan_sweep(path)
+
+
 @pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
 def test_a_played_sweeps_report_opens_in_chromium(swept):
     pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")

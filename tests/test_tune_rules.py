@@ -150,12 +150,49 @@ def test_a_real_tuning_plays_each_candidate_as_a_sweep_cell(tmp_path):
         assert seen["image_widths"] and all(width > 0 for width in seen["image_widths"])
 
 
+def test_a_change_target_is_judged_on_the_paired_change_from_the_printed_rules_played_on_the_same_games(tmp_path):
+    from reports import paired_metrics
+    from reports.comparison_stats import paired_median_difference
+
+    target = {"metric": "game_length_median", "change_within": 2, "label": "the median length within 2 turns"}
+    path = write_tuning(tmp_path, trials=4, rungs=[20], top=1, fresh_games_per_matchup=40,
+                        space=[{"path": "start_gold", "range": {"from": 4, "to": 6, "step": 1}}],
+                        targets=[{"metric": "seat_1_win_rate", "between": [0.49, 0.51]}, target])
+    plan = tune_rules.plan_tuning(path)
+    tune_rules.tune(plan, log=lambda message: None, progress=False)
+    cells = plan.out_dir / "cells"
+    # the printed rules are played once per rung and once on fresh games, and are trial 0 themselves
+    assert (cells / "printed-rung-0" / "run" / "games.parquet").is_file()
+    assert not (cells / "trial-0000-rung-0").exists()
+    record = yaml.safe_load((plan.out_dir / tune_rules.PLAN_FILE).read_text())
+    estimates = pl.read_parquet(plan.out_dir / tune_rules.RECOMMENDED_TABLE).filter(
+        pl.col("metric") == "game_length_median")
+    printed = estimates.filter(pl.col("candidate") == "printed").row(0, named=True)
+    assert (printed["difference"], printed["difference_low"], printed["difference_high"]) == (0.0, 0.0, 0.0)
+    assert record["recommended"][0]["targets"][1]["status"] == "meets"     # no change from itself
+    # a candidate's change is the paired median difference over the games both played
+    candidate = record["recommended"][1]
+    row = estimates.filter(pl.col("candidate") == candidate["name"]).row(0, named=True)
+    lengths = [paired_metrics.per_game([cells / name / "run"], 2, ["greedy"])[0].sort("game_index")["length"].to_numpy()
+               for name in ("fresh-printed", f"fresh-{candidate['name']}")]
+    expected = paired_median_difference(*lengths)
+    assert (row["difference"], row["difference_low"], row["difference_high"]) == pytest.approx(
+        (expected.difference, expected.low, expected.high))
+    status = ("misses" if abs(expected.difference) > 2 else
+              "meets" if -2 <= expected.low and expected.high <= 2 else "may meet")
+    assert candidate["targets"][1] == {"target": "the median length within 2 turns", "status": status,
+                                       "miss": pytest.approx(max(0.0, abs(expected.difference) - 2))}
+
+
 @pytest.mark.parametrize("changes, message", [
     ({"rungs": [400, 100]}, "rising"),
     ({"space": [{"path": "start_gol", "range": {"from": 0, "to": 8, "step": 1}}]}, "unknown key 'start_gol'"),
     ({"targets": [{"metric": "seat_7_win_rate", "at_least": 0.1}]}, "targets.0.metric"),
     ({"space": [{"path": "start_gold"}]}, "either range"),
     ({"space": [{"path": "start_gold", "range": {"from": -2, "to": 5, "step": 1}}]}, "start_gold = -2"),
+    ({"targets": [{"metric": "game_length_median", "change_within": 2, "at_most": 70}]}, "expected one band"),
+    ({"targets": [{"metric": "balance", "change_at_least": 0.02, "change_at_most": -0.02}]},
+     "expected change_at_least <= change_at_most"),
 ])
 def test_bad_tuning_files_are_one_line_errors(tmp_path, changes, message):
     path = write_tuning(tmp_path, **changes)

@@ -146,14 +146,24 @@ class Target(BaseModel):
     at_most: Optional[float] = None
     between: Optional[tuple[float, float]] = None
     fair_share_within: Optional[float] = Field(None, gt=0)
+    # a change target: the paired change from the printed cell (reports.targets)
+    change_at_least: Optional[float] = None
+    change_at_most: Optional[float] = None
+    change_within: Optional[float] = Field(None, gt=0)
     label: Optional[str] = None
 
     @model_validator(mode="after")
     def one_band(self):
         bands = [self.at_least is not None or self.at_most is not None, self.between is not None,
-                 self.fair_share_within is not None]
+                 self.fair_share_within is not None,
+                 self.change_at_least is not None or self.change_at_most is not None, self.change_within is not None]
         if sum(bands) != 1:
-            raise ValueError("expected one band: at_least and/or at_most, between: [low, high], or fair_share_within")
+            raise ValueError("expected one band: at_least and/or at_most, between: [low, high], fair_share_within, "
+                             "change_at_least and/or change_at_most, or change_within")
+        if (self.change_at_least is not None and self.change_at_most is not None
+                and self.change_at_least > self.change_at_most):
+            raise ValueError(f"expected change_at_least <= change_at_most, found {self.change_at_least:g} and "
+                             f"{self.change_at_most:g}")
         return self
 
 
@@ -412,6 +422,24 @@ def check_metrics(plan: SweepPlan) -> list[str]:
     return chosen
 
 
+def check_change_target(path: Path, number: int, target: dict, known: list[str], printed: bool) -> None:
+    """A change target is judged on the paired change from the printed cell: it needs the printed
+    cell, and metrics that are paired game by game (a skill gap is not)."""
+    from fnmatch import fnmatch
+
+    from reports import targets as balance_targets
+
+    if not balance_targets.is_change_target(target):
+        return
+    if not printed:
+        raise ConfigError(f"{path}: key 'targets.{number}': a change target is judged against the printed rules, "
+                          f"and no cell plays them; add the printed values to the grid")
+    unpaired = [name for name in known if name.startswith(SKILL_GAP) and fnmatch(name, target["metric"])]
+    if unpaired:
+        raise ConfigError(f"{path}: key 'targets.{number}.metric': a change target needs a metric paired game by game "
+                          f"with the printed rules, found {unpaired[0]!r} (a skill gap is not paired)")
+
+
 def check_targets(plan: SweepPlan) -> None:
     from fnmatch import fnmatch
 
@@ -420,6 +448,8 @@ def check_targets(plan: SweepPlan) -> None:
         if not any(fnmatch(name, target.metric) for name in known):
             raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': no metric matches {target.metric!r}; "
                               f"expected one of {', '.join(sorted(known))}")
+        check_change_target(plan.path, number, target.model_dump(), known,
+                            printed=any(cell.printed for cell in plan.cells))
         if target.pool is not None and target.pool not in plan.pools:
             raise ConfigError(f"{plan.path}: key 'targets.{number}.pool': expected one of {', '.join(plan.pools)}, "
                               f"found {target.pool!r}")
@@ -534,14 +564,23 @@ def play_cell(plan: SweepPlan, cell: SweepCell, prepared=None, progress: bool = 
     return out_dir, config
 
 
-def cell_estimates(plan: SweepPlan, cell: SweepCell, run_dir: Path, config: dict) -> list[dict]:
-    """A played cell's estimates with their intervals, one row per metric and player count (unpaired)."""
+def cell_estimates(plan: SweepPlan, cell: SweepCell, run_dir: Path, config: dict,
+                   reference: tuple[str, Path] | None = None) -> list[dict]:
+    """A played cell's estimates with their intervals, one row per metric and player count; with a
+    ``reference`` (the printed cell's name and run, played on the same games) each is paired with
+    it game by game, as a sweep's cells are with its printed cell."""
     bots = [bot["name"] for bot in config["bots"]]
     rows = []
     for n_players in plan.players:
         frame, metrics = paired_metrics.per_game([run_dir], n_players, bots)
-        rows += cell_rows(plan, cell, n_players, frame, metrics, None)
-        rows += [{**cell_identity(plan, cell), **row} for row in order_estimates(run_dir, n_players, frame)]
+        paired_with = None
+        if reference is not None:
+            paired_with = (reference[0], frame if reference[0] == cell.name
+                           else paired_metrics.per_game([reference[1]], n_players, bots)[0])
+        rows += cell_rows(plan, cell, n_players, frame, metrics, paired_with)
+        rows += [{**cell_identity(plan, cell, None if reference is None else reference[0]), **row}
+                 for row in order_estimates(run_dir, n_players, frame,
+                                            None if paired_with is None or reference[0] == cell.name else paired_with)]
     return rows
 
 
@@ -656,7 +695,7 @@ def sweep_table(plan: SweepPlan, configs: list[dict]) -> pl.DataFrame:
                                   None if reference is None else (reference.name, frames[reference.name][0]))
                 paired_with = (None if reference is None or reference.name == cell.name
                                else (reference.name, frames[reference.name][0]))
-                rows += [{**cell_identity(plan, cell), **row}
+                rows += [{**cell_identity(plan, cell, None if reference is None else reference.name), **row}
                          for row in order_estimates(cell.directory(plan.out_dir) / "run", n_players, frame,
                                                     paired_with)]
     table = pl.DataFrame(rows, infer_schema_length=None)
@@ -666,12 +705,14 @@ def sweep_table(plan: SweepPlan, configs: list[dict]) -> pl.DataFrame:
     return table.with_columns(casts)
 
 
-def cell_identity(plan: SweepPlan, cell: SweepCell) -> dict:
-    """The cell's name, pool and values, as every row of it starts (no paired difference)."""
+def cell_identity(plan: SweepPlan, cell: SweepCell, reference_name: str | None = None) -> dict:
+    """The cell's name, pool and values, as every row of it starts (no paired difference; the
+    printed cell names itself as its reference, as its mean rows do: its change is 0)."""
+    itself = reference_name == cell.name
     return {"cell": cell.name, "pool": cell.pool,
             **{dimension.column: dimension.shown(cell.values[dimension.column]) for dimension in plan.dimensions},
-            "reference_cell": None, "difference": math.nan, "difference_low": math.nan, "difference_high": math.nan,
-            "p_value": math.nan}
+            "reference_cell": cell.name if itself else None, "difference": math.nan, "difference_low": math.nan,
+            "difference_high": math.nan, "p_value": math.nan}
 
 
 def cell_rows(plan: SweepPlan, cell: SweepCell, n_players: int, frame: pl.DataFrame, metrics,

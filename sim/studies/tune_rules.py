@@ -15,6 +15,7 @@ variant paths::
         values: [false, true]                # a list: categorical (linked: as in a sweep)
     targets:
       - {metric: "seat_*_win_rate", fair_share_within: 0.01}
+      - {metric: game_length_median, change_within: 2}   # paired with the printed rules (reports.targets)
     trials: 40
     rungs: [1000, 4000]                      # games per match-up at each rung (successive halving)
     keep: 0.34                               # share of a rung's candidates promoted to the next
@@ -316,6 +317,7 @@ def check_targets(plan: TuningPlan) -> None:
                               f"at {', '.join(map(str, plan.players))} players; expected one of {', '.join(sorted(known))}")
         if target.get("pool") is not None:
             raise ConfigError(f"{plan.path}: key 'targets.{number}.pool': a tuning plays one pool; leave pool out")
+        sweep.check_change_target(plan.path, number, target, known, printed=True)
 
 
 # ----------------------------------------------------------------------------- one candidate
@@ -341,16 +343,40 @@ def cell_plan(plan: TuningPlan, games_per_matchup: int) -> sweep.SweepPlan:
 
 
 def play_candidate(plan: TuningPlan, values: dict[str, Any], games_per_matchup: int, first_game: int,
-                   name: str) -> list[dict]:
+                   name: str, reference_name: str | None = None) -> list[dict]:
     """Play the experiment under the candidate's rules into DIR/cells/<name>/run (resuming a
-    finished or interrupted run); its estimates, one row per metric and player count."""
+    finished or interrupted run); its estimates, one row per metric and player count. When the
+    targets bound a change from the printed rules, the printed rules are played too on the same
+    games (DIR/cells/<reference_name>/run, once per rung) and every estimate is paired with them
+    game by game; the printed candidate is then that run itself."""
     if plan.evaluator is not None:
         return plan.evaluator(values, games_per_matchup, first_game, name)
     cells_plan = cell_plan(plan, games_per_matchup)
+    reference = None
+    if reference_name is not None and has_change_targets(plan):
+        printed = printed_rules(plan)
+        reference = (reference_name, play_cell(plan, cells_plan, printed, reference_name, first_game)[0])
+        if all(sweep.same_value(values[column], value) for column, value in printed.items()):
+            name = reference_name
+    run_dir, config = play_cell(plan, cells_plan, values, name, first_game)
+    return sweep.cell_estimates(cells_plan, as_cell(plan, name, values), run_dir, config, reference)
+
+
+def play_cell(plan: TuningPlan, cells_plan: sweep.SweepPlan, values: dict[str, Any], name: str,
+              first_game: int) -> tuple[Path, dict]:
+    """One candidate's run, played or resumed: its directory and experiment config."""
     cell = as_cell(plan, name, values)
     prepared = sweep.prepare_cell(cells_plan, cell, first_game=first_game)
-    run_dir, config = sweep.play_cell(cells_plan, cell, prepared, study="tuning")
-    return sweep.cell_estimates(cells_plan, cell, run_dir, config)
+    return sweep.play_cell(cells_plan, cell, prepared, study="tuning")
+
+
+def has_change_targets(plan: TuningPlan) -> bool:
+    return any(balance_targets.is_change_target(target) for target in plan.targets)
+
+
+def printed_rules(plan: TuningPlan) -> dict[str, Any]:
+    """The printed value of every tuned parameter (in its range or not)."""
+    return printed_values(plan) or {parameter.column: parameter.printed for parameter in plan.parameters}
 
 
 def decoded(plan: TuningPlan, params: dict[str, Any]) -> dict[str, Any]:
@@ -455,7 +481,7 @@ def evaluate_trial(plan: TuningPlan, study, trial) -> tuple[str, tuple[float, fl
     trial.set_user_attr("change", change)
     for rung, games in enumerate(plan.tuning.rungs):
         earlier = rung_misses(study, rung)
-        rows = play_candidate(plan, values, games, 0, f"trial-{trial.number:04d}-rung-{rung}")
+        rows = play_candidate(plan, values, games, 0, f"trial-{trial.number:04d}-rung-{rung}", f"printed-rung-{rung}")
         miss = balance_targets.total_miss(rows, plan.targets)
         trial.set_user_attr(f"miss_{rung}", miss)
         trial.set_user_attr("rung", rung)
@@ -569,7 +595,7 @@ def reevaluate(plan: TuningPlan, study, log) -> list[dict]:
     candidates += [(f"{plan.tuning.name}_{rank + 1}", trial, decoded(plan, trial.params))
                    for rank, trial in enumerate(front)]
     for name, trial, values in candidates:
-        estimates = play_candidate(plan, values, plan.fresh_games, FRESH_GAMES_OFFSET, f"fresh-{name}")
+        estimates = play_candidate(plan, values, plan.fresh_games, FRESH_GAMES_OFFSET, f"fresh-{name}", "fresh-printed")
         statuses = [balance_targets.evaluate(estimates, target) for target in plan.targets]
         miss = balance_targets.total_miss(estimates, plan.targets)
         entry = {"name": name, "trial": None if trial is None else trial.number,
@@ -582,7 +608,9 @@ def reevaluate(plan: TuningPlan, study, log) -> list[dict]:
             entry["variant_file"] = str(write_variant(plan, name, values, entry, estimates))
         recommended.append(entry)
         rows += [{"candidate": name, **{key: row[key] for key in ("metric", "metric_label", "unit", "n_players",
-                                                                 "value", "low", "high", "games")}}
+                                                                 "value", "low", "high", "games")},
+                  # the paired change from the printed rules (NaN unless a change target asked for it)
+                  **dict(zip(balance_targets.CHANGE_COLUMNS, balance_targets.paired_change(row)))}
                  for row in estimates if any(balance_targets.matches(target, row["metric"], int(row["n_players"]))
                                              for target in plan.targets)]
         log(f"re-evaluated {name} on fresh games: miss {miss:.2f} (training "

@@ -40,3 +40,34 @@ def test_a_miss_is_in_points_for_a_rate_and_in_the_unit_otherwise_and_sums_over_
 def test_a_target_of_other_player_counts_or_no_estimate_is_not_measured():
     status, miss, count = targets.evaluate([row("balance", 0.9)], {"metric": "balance", "players": [3], "at_least": 0.5})
     assert (status, count) == ("not measured", 0) and math.isinf(miss)
+
+
+def paired_row(metric, difference, half_width, cell="variant", reference_cell="printed", unit="turns"):
+    return {**row(metric, 60.0 + difference, unit=unit), "cell": cell, "reference_cell": reference_cell,
+            "difference": difference, "difference_low": difference - half_width,
+            "difference_high": difference + half_width}
+
+
+def test_a_change_target_judges_the_paired_change_from_the_printed_rules_not_the_level():
+    target = {"metric": "game_length_median", "change_within": 2}
+    assert targets.band(target, 3) == (-2.0, 2.0)
+    assert targets.evaluate([paired_row("game_length_median", 1.0, 0.5)], target)[:2] == ("meets", 0.0)
+    assert targets.evaluate([paired_row("game_length_median", 1.5, 1.0)], target)[0] == "may meet"
+    status, miss, _ = targets.evaluate([paired_row("game_length_median", -3.5, 0.5)], target)
+    assert status == "misses" and miss == pytest.approx(1.5)          # in the metric's unit (turns)
+
+
+def test_a_one_sided_change_target_in_points_for_a_rate():
+    target = {"metric": "tiebreak_rate", "change_at_most": -0.01}     # at least one point fewer tie-breaks
+    assert targets.band(target, 2) == (-math.inf, -0.01)
+    status, miss, _ = targets.evaluate([paired_row("tiebreak_rate", 0.02, 0.005, unit="rate")], target)
+    assert status == "misses" and miss == pytest.approx(3.0)
+    assert targets.target_text(target) == "tiebreak_rate a change from the printed rules of at most -0.01"
+
+
+def test_the_printed_cell_has_no_change_and_an_unpaired_cell_is_not_measured():
+    target = {"metric": "game_length_median", "change_within": 2}
+    itself = paired_row("game_length_median", math.nan, math.nan, cell="printed", reference_cell="printed")
+    assert targets.evaluate([itself], target)[:2] == ("meets", 0.0)
+    unpaired = paired_row("game_length_median", math.nan, math.nan, reference_cell=None)
+    assert targets.evaluate([unpaired], target)[0] == "not measured"
