@@ -368,6 +368,13 @@ def nothing_meets_sentence(settings: TuningSettings, candidates: pd.DataFrame, e
         return None
     unit = miss_unit(estimates)
     sentence = "No candidate meets every target"
+    uncertain = [candidate for candidate in settings.recommended if candidate.fresh_miss == 0]
+    if uncertain:          # inside every band, some interval reaching past one: a matter of games, not rules
+        closest = min(uncertain, key=lambda candidate: candidate.change)
+        who = "the printed rules" if closest.printed else f"{closest.name} ({change_words(closest.values, settings)})"
+        return (f"No candidate surely meets every target: {who} may meet every target on fresh games (every "
+                f"estimate inside its band, some interval reaching past it). Play more fresh games "
+                f"(--fresh-games-per-matchup) to decide, or tighten the search with more trials.")
     if settings.recommended:
         closest = min(settings.recommended, key=lambda candidate: (candidate.fresh_miss, candidate.change))
         who = "the printed rules" if closest.printed else f"{closest.name} ({change_words(closest.values, settings)})"

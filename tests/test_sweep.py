@@ -176,10 +176,12 @@ def test_a_change_target_is_judged_on_each_cells_paired_change_and_the_printed_c
     from reports.sweep_report import target_status
     _, directory = swept
     table = pl.read_parquet(directory / sweep.TABLE_FILE).to_pandas()
-    target = {"metric": "game_length_median", "change_within": 1}
+    target = {"metric": "winning_score", "change_within": 1}
     statuses = target_status(table, [target]).set_index("cell")["status"]
     assert statuses["cell-002"] == "meets"                  # the printed cell: no change from itself
-    for row in table[table["metric"] == "game_length_median"].itertuples():
+    changed = table[(table["metric"] == "winning_score") & (table["cell"] != "cell-002")]
+    assert (changed["difference"].abs() > 0).any()          # the start gold moves the winner's score
+    for row in table[table["metric"] == "winning_score"].itertuples():
         if row.cell != "cell-002":
             band = (-1 - 1e-12, 1 + 1e-12)
             expected = ("misses" if not band[0] <= row.difference <= band[1] else

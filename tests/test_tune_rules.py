@@ -152,9 +152,8 @@ def test_a_real_tuning_plays_each_candidate_as_a_sweep_cell(tmp_path):
 
 def test_a_change_target_is_judged_on_the_paired_change_from_the_printed_rules_played_on_the_same_games(tmp_path):
     from reports import paired_metrics
-    from reports.comparison_stats import paired_median_difference
 
-    target = {"metric": "game_length_median", "change_within": 2, "label": "the median length within 2 turns"}
+    target = {"metric": "winning_score", "change_within": 2, "label": "the winner's score within 2 points"}
     path = write_tuning(tmp_path, trials=4, rungs=[20], top=1, fresh_games_per_matchup=40,
                         space=[{"path": "start_gold", "range": {"from": 4, "to": 6, "step": 1}}],
                         targets=[{"metric": "seat_1_win_rate", "between": [0.49, 0.51]}, target])
@@ -166,22 +165,23 @@ def test_a_change_target_is_judged_on_the_paired_change_from_the_printed_rules_p
     assert not (cells / "trial-0000-rung-0").exists()
     record = yaml.safe_load((plan.out_dir / tune_rules.PLAN_FILE).read_text())
     estimates = pl.read_parquet(plan.out_dir / tune_rules.RECOMMENDED_TABLE).filter(
-        pl.col("metric") == "game_length_median")
+        pl.col("metric") == "winning_score")
     printed = estimates.filter(pl.col("candidate") == "printed").row(0, named=True)
     assert (printed["difference"], printed["difference_low"], printed["difference_high"]) == (0.0, 0.0, 0.0)
     assert record["recommended"][0]["targets"][1]["status"] == "meets"     # no change from itself
-    # a candidate's change is the paired median difference over the games both played
+    # a candidate's change is the mean paired difference over the games both played
     candidate = record["recommended"][1]
     row = estimates.filter(pl.col("candidate") == candidate["name"]).row(0, named=True)
-    lengths = [paired_metrics.per_game([cells / name / "run"], 2, ["greedy"])[0].sort("game_index")["length"].to_numpy()
-               for name in ("fresh-printed", f"fresh-{candidate['name']}")]
-    expected = paired_median_difference(*lengths)
-    assert (row["difference"], row["difference_low"], row["difference_high"]) == pytest.approx(
-        (expected.difference, expected.low, expected.high))
-    status = ("misses" if abs(expected.difference) > 2 else
-              "meets" if -2 <= expected.low and expected.high <= 2 else "may meet")
-    assert candidate["targets"][1] == {"target": "the median length within 2 turns", "status": status,
-                                       "miss": pytest.approx(max(0.0, abs(expected.difference) - 2))}
+    printed_scores, candidate_scores = (
+        paired_metrics.per_game([cells / name / "run"], 2, ["greedy"])[0].sort("game_index")["winning_score"].to_numpy()
+        for name in ("fresh-printed", f"fresh-{candidate['name']}"))
+    assert len(printed_scores) == len(candidate_scores) == 40
+    assert row["difference"] == pytest.approx((candidate_scores - printed_scores).mean())
+    assert row["difference_low"] <= row["difference"] <= row["difference_high"]
+    status = ("misses" if abs(row["difference"]) > 2 else
+              "meets" if -2 <= row["difference_low"] and row["difference_high"] <= 2 else "may meet")
+    assert candidate["targets"][1] == {"target": "the winner's score within 2 points", "status": status,
+                                       "miss": pytest.approx(max(0.0, abs(row["difference"]) - 2))}
 
 
 @pytest.mark.parametrize("changes, message", [
