@@ -93,6 +93,8 @@ STATE_FIELDS = (
     "phase_gains",        # float64[4, 12, 5]: a greedy bot's holding gains per courtier, kept
     "phase_markers",      # int64[4, 12, 5]: ... for these markers: columns 0, 1 hold the bot's
                           # own and the most of another colour (phase_influence_gains)
+    "phase_gain_slopes",  # float64[4, 12, 5]: ... and their slopes in the lead certainty, for a
+                          # bot with a late_lead_safety (the gains kept are at certainty 0)
 )
 LouisState, LouisStateArrays = define_array_record("LouisState", STATE_FIELDS, globals())
 
@@ -129,6 +131,7 @@ def new_state(data, trace_capacity=1):
         phase_gifts=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS)),
         phase_gains=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS, 5)),
         phase_markers=n_ints(C.MAX_PLAYERS, C.N_COURTIERS, C.N_COLOURS),
+        phase_gain_slopes=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS, 5)),
     ))
 
 
@@ -148,6 +151,7 @@ def copy_state(state):
         state.scratch_gifts.copy(), state.scratch_jitter.copy(), state.scratch_reach.copy(),
         state.scratch_gains.copy(), state.scratch_payments.copy(),
         state.phase_gifts.copy(), state.phase_gains.copy(), state.phase_markers.copy(),
+        state.phase_gain_slopes.copy(),
     )
 
 

@@ -30,11 +30,12 @@ from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_T
                                      INTRIGUE_TWO_FROM_OWN, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH,
                                      OPTION_PAY_1, ORDER_BITS, PLACE, PLACE_FOUR, PURPOSE_CONDE,
                                      PURPOSE_END_PLACEMENT, RETRIEVE, RETRIEVE_FOUR, SKIP, pack_order)
-from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, ROUND, TRACE_ON
+from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, ROUND, TRACE_ON, hand_size
 from sim.louis_xiv.turn_options import best_turn_option, list_turn_options
 from strategies.louis_xiv.parameters import (ALWAYS_PLACE, BRIBE_WILLINGNESS, CARD_FOR_MARKER_SHIFT, CARD_SWAP_SCORE,
                                              CHANCE_LEAD, CHANCE_LEAD_STEP, CHANCE_TIE, DECK_LIGHT, DECK_REACH,
                                              END_PLACE_MIN_GAIN, GREEDY, INTRIGUE_DRAW_BELOW, INTRIGUE_KEEP_SHIFT,
+                                             LATE_LEAD_SAFETY,
                                              LB_MARKER_BELOW, LOUIS_AGGRESSION, MAINTENON_MARKERS, MARKERS3_TARGET,
                                              MISSION_SWAP_MODE, NOISE, ONCE_FIRST_SHIFT, PLACE_FOUR_COST, RANDOM,
                                              RETRIEVE_BELOW, RETRIEVE_HIGH_FACTOR, RETRIEVE_LOW_FACTOR, SEARCH,
@@ -158,34 +159,87 @@ def gift_value(state, data, player, courtier, params):
 
 
 @inline_game_kernel
-def win_chance(lead, chance_lead, chance_lead_step, chance_tie):
+def win_chance(lead, chance_lead, chance_lead_step, chance_tie, certainty):
     """The estimated chance to win a courtier with a marker lead of ``lead`` (0.02 when behind).
+    ``certainty`` (``lead_certainty``) is the share of a lead's chance to lose, and of a trailing
+    player's chance to catch up, that is gone because the others have fewer turns left.
     Every case is computed and one picked without a branch: the game asks with leads no branch
     predictor can guess, and a mispredicted branch costs more than the arithmetic."""
-    ahead = min(0.97, chance_lead + (lead - 1) * chance_lead_step)
-    level_or_behind = chance_tie if lead == 0 else 0.02
+    estimate = min(0.97, chance_lead + (lead - 1) * chance_lead_step)
+    ahead = estimate + certainty * (1.0 - estimate)
+    level_or_behind = chance_tie if lead == 0 else 0.02 * (1.0 - certainty)
     return ahead if lead >= 1 else level_or_behind
 
 
 @inline_game_kernel
-def holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
-                        value_marker, value_gold, crown_bonus):
+def others_turns_left(state, player):
+    """The influence turns the other players still have this phase: one per card in hand beyond
+    the last, which is never played (§4.2 step 2)."""
+    turns = 0
+    for other in range(state.game[N_PLAYERS]):
+        turns += max(hand_size(state, other) - 1, 0) if other != player else 0
+    return turns
+
+
+@inline_game_kernel
+def lead_certainty(turns_left, n_players, late_lead_safety):
+    """``late_lead_safety`` x the share of the others' influence turns (4 each: 5 cards drawn,
+    §4.1 step 3) already played: 0 before they have played, ``late_lead_safety`` when they have
+    no turn left, so a lead late in the phase counts as safer than the same lead early."""
+    played = 1.0 - min(1.0, turns_left / (4.0 * max(1, n_players - 1)))
+    return late_lead_safety * played
+
+
+@inline_game_kernel
+def player_lead_certainty(state, player, params):
+    """``lead_certainty`` for ``player`` now (0 without a branch's cost when the bot does not
+    use it: the turns are counted only for a ``late_lead_safety`` above 0)."""
+    safety = params[LATE_LEAD_SAFETY]
+    if safety <= 0.0:
+        return 0.0
+    return lead_certainty(others_turns_left(state, player), state.game[N_PLAYERS], safety)
+
+
+@inline_game_kernel
+def holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
+                            certainty, value_marker, value_gold, crown_bonus):
     """Expected worth of holding ``mine`` markers on a courtier where the best other colour
     holds ``others``: the chance to win it (from the lead) times the gift, less the markers
     that go to the general supply when winning; on a gold side the bribe is the fallback.
+    Also its slope in ``certainty``: the worth is the chance times what winning adds over
+    losing, and the chance is affine in the certainty (``win_chance``), so the worth at any
+    certainty is the worth at 0 plus the certainty times this slope.
     (Parameters come as scalars: read from ``params`` they would be reloaded after every
     store into the float gains table, which numba cannot prove is a different array.)
     All three cases are computed and one picked (``win_chance``: why without branches)."""
-    chance = win_chance(mine - others, chance_lead, chance_lead_step, chance_tie)
-    with_louis = chance * (gift + crown_bonus - mine * value_marker) + (1.0 - chance) * 0.4 * gift
+    lead = mine - others
+    chance = win_chance(lead, chance_lead, chance_lead_step, chance_tie, certainty)
+    estimate = min(0.97, chance_lead + (lead - 1) * chance_lead_step)
+    chance_slope = (1.0 - estimate) if lead >= 1 else (0.0 if lead == 0 else -0.02)
+    louis_won = gift + crown_bonus - mine * value_marker
+    louis_lost = 0.4 * gift
+    with_louis = chance * louis_won + (1.0 - chance) * louis_lost
     threshold_met = 0.95 * gift
     threshold_short = 0.3 * gift * mine / max(1, printed)
     by_threshold = threshold_met if mine >= printed else threshold_short
     fallback = max(0.0, gift - printed * value_gold) if mode == C.GOLD_MODE else 0.0
-    by_majority = chance * (gift - mine * value_marker) + (1.0 - chance) * fallback
+    majority_won = gift - mine * value_marker
+    by_majority = chance * majority_won + (1.0 - chance) * fallback
     by_mode = by_threshold if mode == C.THRESHOLD_MODE else by_majority
     value = with_louis if louis else by_mode
-    return value if mine > 0 else 0.0
+    stake_by_mode = 0.0 if mode == C.THRESHOLD_MODE else majority_won - fallback
+    stake = louis_won - louis_lost if louis else stake_by_mode
+    held = mine > 0
+    return (value if held else 0.0), (chance_slope * stake if held else 0.0)
+
+
+@inline_game_kernel
+def holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
+                        certainty, value_marker, value_gold, crown_bonus):
+    """``holding_value_and_slope``'s worth alone."""
+    value, _ = holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
+                                       chance_tie, certainty, value_marker, value_gold, crown_bonus)
+    return value
 
 
 @game_kernel
@@ -207,7 +261,7 @@ def single_courtier_gains(state, data, player, courtier, params, row):
     markers = state.markers
     courtier_holding_gains(state, data, player, courtier, markers[courtier, player],
                            most_other_markers(markers, courtier, player, colours_in_play(state)), gift, params,
-                           row, row.shape[0])
+                           player_lead_certainty(state, player, params), row, row.shape[0])
 
 
 @game_kernel
@@ -215,10 +269,11 @@ def fill_holding_gains_given(state, data, player, params, gifts, gains):
     """``fill_holding_gains`` with the gift values ``gifts`` already known."""
     n_colours = colours_in_play(state)
     markers = state.markers
+    certainty = player_lead_certainty(state, player, params)
     for courtier in range(C.N_COURTIERS):
         courtier_holding_gains(state, data, player, courtier, markers[courtier, player],
                                most_other_markers(markers, courtier, player, n_colours), gifts[courtier], params,
-                               gains[courtier], gains.shape[1])
+                               certainty, gains[courtier], gains.shape[1])
 
 
 @inline_game_kernel
@@ -240,9 +295,12 @@ def most_other_markers(markers, courtier, player, n_colours):
 
 
 @inline_game_kernel
-def courtier_holding_gains(state, data, player, courtier, mine, others, gift, params, row, width):
+def courtier_holding_gains(state, data, player, courtier, mine, others, gift, params, certainty, row, width,
+                           slopes=None):
     """row[c] for c < width: the value gained by adding c markers to one courtier on which the
-    player holds ``mine`` markers and the best other colour ``others``."""
+    player holds ``mine`` markers and the best other colour ``others`` (``certainty``:
+    ``lead_certainty``); with ``slopes``, slopes[c] is that gain's slope in the certainty
+    (``holding_value_and_slope``; numba compiles the call without slopes without them)."""
     side = state.side[courtier]
     mode = data.courtier_mode[courtier, side]
     printed = data.courtier_value[courtier, side]
@@ -253,12 +311,19 @@ def courtier_holding_gains(state, data, player, courtier, mine, others, gift, pa
     value_marker = params[VALUE_MARKER]
     value_gold = params[VALUE_GOLD]
     crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
-    base = holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
-                               chance_tie, value_marker, value_gold, crown_bonus)
+    base, base_slope = holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead,
+                                               chance_lead_step, chance_tie, certainty, value_marker, value_gold,
+                                               crown_bonus)
     row[0] = 0.0
+    if slopes is not None:
+        slopes[0] = 0.0
     for extra in range(1, width):
-        row[extra] = holding_value_given(mine + extra, others, mode, printed, louis, gift, chance_lead,
-                                         chance_lead_step, chance_tie, value_marker, value_gold, crown_bonus) - base
+        value, slope = holding_value_and_slope(mine + extra, others, mode, printed, louis, gift, chance_lead,
+                                               chance_lead_step, chance_tie, certainty, value_marker, value_gold,
+                                               crown_bonus)
+        row[extra] = value - base
+        if slopes is not None:
+            slopes[extra] = slope - base_slope
 
 
 @game_kernel
@@ -280,13 +345,17 @@ def phase_influence_gains(state, data, player, params):
     a courtier's holding gains are recomputed only when the player's markers on it or the most
     markers of another colour changed since they were computed (the sides, Louis XIV and the
     gift values stay as they are during the phase), the others are the ones kept in
-    ``state.phase_gains``."""
+    ``state.phase_gains``. A bot with a ``late_lead_safety`` keeps the gains at certainty 0 and
+    their slopes (``state.phase_gain_slopes``), and adds the certainty of this turn: the others'
+    turns left change at every turn, the markers on most courtiers do not."""
     longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
     n_colours = colours_in_play(state)
     markers = state.markers
     gifts = state.phase_gifts[player]
     kept = state.phase_gains[player]
     kept_for = state.phase_markers[player]
+    slopes = state.phase_gain_slopes[player]
+    safety = params[LATE_LEAD_SAFETY]
     # the courtiers whose gains are stale are listed first, without a branch (about half of
     # them are, in no order a branch predictor could learn), then recomputed in a loop of
     # their own
@@ -305,9 +374,21 @@ def phase_influence_gains(state, data, player, params):
         courtier = stale[index]
         # columns up to this turn's longest placement only: the DB-PLACE4 use that makes it
         # 4 can only be spent during the phase, so later turns never read further
-        courtier_holding_gains(state, data, player, courtier, kept_for[courtier, 0], kept_for[courtier, 1],
-                               gifts[courtier], params, kept[courtier], longest + 1)
-    add_influence_noise(state, player, params, kept, state.scratch_gains, longest)
+        if safety > 0.0:
+            courtier_holding_gains(state, data, player, courtier, kept_for[courtier, 0], kept_for[courtier, 1],
+                                   gifts[courtier], params, 0.0, kept[courtier], longest + 1, slopes[courtier])
+        else:
+            courtier_holding_gains(state, data, player, courtier, kept_for[courtier, 0], kept_for[courtier, 1],
+                                   gifts[courtier], params, 0.0, kept[courtier], longest + 1)
+    if safety > 0.0:
+        certainty = lead_certainty(others_turns_left(state, player), state.game[N_PLAYERS], safety)
+        gains = state.scratch_gains
+        for courtier in range(C.N_COURTIERS):
+            for extra in range(longest + 1):
+                gains[courtier, extra] = kept[courtier, extra] + certainty * slopes[courtier, extra]
+        add_influence_noise(state, player, params, gains, gains, longest)
+    else:
+        add_influence_noise(state, player, params, kept, state.scratch_gains, longest)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -75,6 +75,11 @@ PARAMETERS = (
     Parameter("mission_swap_mode", 0, 0, 2,
               "LB-MISSIONSWAP puts back: 0 dark-blue cards whose token it holds none of (nor a crown), 1 nothing, "
               "2 any card it cannot pay for now", integer=True),
+    Parameter("late_lead_safety", 0.0, 0, 1,
+              "how much safer a marker lead is as the others' influence turns run out: the chance a lead "
+              "loses (1 - the chance_lead estimate) shrinks by this share when no other player has a turn "
+              "left in the phase, in proportion before (0: every lead is as safe at the last turn as at the "
+              "first)"),
 )
 PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAMETERS)}
 (VALUE_CROWN, VALUE_TOKEN, VALUE_NEEDED_TOKEN, VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD,
@@ -82,7 +87,8 @@ PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAM
  CHANCE_TIE, RETRIEVE_BELOW, DECK_LIGHT, DECK_BLUE, DECK_DARK, NOISE, VALUE_SECOND_NEEDED_TOKEN, DECK_REACH,
  PLACE_FOUR_COST, CARD_SWAP_SCORE, SKIP_SCORE, RETRIEVE_LOW_FACTOR, RETRIEVE_HIGH_FACTOR, CARD_FOR_MARKER_SHIFT,
  LB_MARKER_BELOW, MARKERS3_TARGET, INTRIGUE_DRAW_BELOW, MAINTENON_MARKERS, INTRIGUE_KEEP_SHIFT, ONCE_FIRST_SHIFT,
- END_PLACE_MIN_GAIN, START_PLACE_MIN_GAIN, TOKEN_SWAP_RESERVE, TOKEN_SWAP_ANY, MISSION_SWAP_MODE) = range(len(PARAMETERS))
+ END_PLACE_MIN_GAIN, START_PLACE_MIN_GAIN, TOKEN_SWAP_RESERVE, TOKEN_SWAP_ANY, MISSION_SWAP_MODE,
+ LATE_LEAD_SAFETY) = range(len(PARAMETERS))
 # a start-of-phase or end-of-phase placement minimum at this value (the range's low end) means "always"
 ALWAYS_PLACE = -50.0
 # a search bot's vector: the greedy parameters (same indices), then these (strategies/louis_xiv/search.py)

@@ -22,7 +22,8 @@ from sim.louis_xiv.scoring import end_of_game
 from sim.louis_xiv.setup import setup_game
 from sim.louis_xiv.state import ROUND, TRACE_LENGTH, new_state
 from strategies.louis_xiv import PARAMETER_INDEX, resolve_bot
-from strategies.louis_xiv.decide import gift_value
+from strategies.louis_xiv.decide import (fill_holding_gains, gift_value, phase_influence_gains,
+                                         prepare_influence_phase, single_courtier_gains)
 
 ABILITY = {name: index for index, name in enumerate(C.ABILITY_NAMES)}
 GAMES = 300
@@ -131,6 +132,80 @@ def test_a_second_helmet_is_worth_more_to_a_player_holding_a_two_helmet_card(set
     second = gift_value(state, setup.data, 0, dauphin, plain)
     assert second == pytest.approx(first - plain[PARAMETER_INDEX["value_needed_token"]])
     assert gift_value(state, setup.data, 0, dauphin, chasing) == pytest.approx(second + 6.0)
+
+
+# ---- §4.2 influence turns: how safe a lead is late in the phase -----------------------------------
+
+def hold_influence_cards(state, cards):
+    """Seat k holds cards[k] influence cards (all of one kind: only their number matters here)."""
+    state.influence_hand[:] = 0
+    for seat, count in enumerate(cards):
+        state.influence_hand[seat, 0] = count
+
+
+def majority_courtier(state, setup):
+    """A courtier won by the most markers on its side up (not a threshold, Louis XIV elsewhere)."""
+    modes = setup.data.courtier_mode[np.arange(C.N_COURTIERS), state.side]
+    return int(np.nonzero(modes != C.THRESHOLD_MODE)[0][0])
+
+
+def one_marker_gain(state, setup, params):
+    """What seat 0's greedy gains by a first marker on an empty majority courtier (a lead of one)."""
+    state.markers[:] = 0
+    row = np.zeros(5)
+    single_courtier_gains(state, setup.data, 0, majority_courtier(state, setup), params, row)
+    return row[1]
+
+
+def test_a_lead_counts_as_safer_the_fewer_turns_the_others_have_left(setup, fresh_state):
+    """late_lead_safety: with the others' five cards each in hand (§4.1 step 3, four turns each
+    to come) a lead of one is as safe as the default greedy thinks; with their last cards only
+    (no turn left, §4.2 step 2) it is a sure win at late_lead_safety 1, and half way at 0.5."""
+    state = fresh_state(4)
+    plain = resolve_bot("greedy").params
+    safe = resolve_bot("greedy", {"late_lead_safety": 1.0}).params
+    half_safe = resolve_bot("greedy", {"late_lead_safety": 0.5}).params
+    hold_influence_cards(state, [5, 5, 5, 5])
+    early = one_marker_gain(state, setup, plain)
+    assert one_marker_gain(state, setup, safe) == pytest.approx(early)
+    hold_influence_cards(state, [2, 1, 1, 1])
+    assert one_marker_gain(state, setup, plain) == pytest.approx(early)
+    gift = gift_value(state, setup.data, 0, majority_courtier(state, setup), plain)
+    sure = gift - plain[PARAMETER_INDEX["value_marker"]]
+    assert one_marker_gain(state, setup, safe) == pytest.approx(sure)
+    assert one_marker_gain(state, setup, half_safe) == pytest.approx((early + sure) / 2)
+    # the chance grows with the share of the others' turns played: 6 of 12 left is half way
+    hold_influence_cards(state, [5, 3, 3, 3])
+    assert one_marker_gain(state, setup, safe) == pytest.approx((early + sure) / 2)
+
+
+def test_a_late_lead_counts_as_safer_from_the_kept_phase_gains_too(setup, fresh_state):
+    """The gains kept through the influence phase (phase_influence_gains) are recomputed when the
+    others' turns left change, not only when the markers do: they equal gains worked out afresh
+    after each of the others' turns."""
+    state = fresh_state(4)
+    families, params = bot_arrays([resolve_bot("greedy", {"late_lead_safety": 0.8, "noise": 0.0})] * 4)
+    state.markers[:] = 0
+    state.markers[5, 0] = 1
+    state.markers[7, 1] = 2
+    prepare_influence_phase(state, setup.data, families, params)
+    fresh = np.zeros((C.N_COURTIERS, 5))
+    for cards in ([5, 5, 5, 5], [4, 4, 4, 4], [3, 2, 2, 2], [2, 1, 1, 1]):
+        hold_influence_cards(state, cards)
+        phase_influence_gains(state, setup.data, 0, params[0])
+        fill_holding_gains(state, setup.data, 0, params[0], fresh)
+        np.testing.assert_allclose(state.scratch_gains[:, :4], fresh[:, :4])
+
+
+def test_late_lead_safety_changes_where_the_greedy_places(setup):
+    """A greedy that counts late leads as safe plays other influence turns than the default
+    (the same games, seeds and opponents), and the default plays as before (late_lead_safety 0)."""
+    def placements(overrides):
+        seats = seats_table(setup, overrides)
+        return np.stack([np.asarray(seats[name]) for name in ("markers_placed", "gifts_received", "score")])
+    default = placements(None)
+    np.testing.assert_array_equal(placements({"late_lead_safety": 0.0}), default)
+    assert not np.array_equal(placements({"late_lead_safety": 1.0}), default)
 
 
 # ---- §4.2 influence turns: retrieving (every kind), LB-SKIP, B-CARDSWAP, DB-PLACE4 ---------------
