@@ -29,9 +29,11 @@ from sim.core import table_schema
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.run_manifest import courtsim_version
 from sim.core.runner import DEFAULT_CHUNK_SIZE, RunResult, plan_chunks, run_cells, run_simulation
+from sim.core.yaml_files import shown
 from strategies.bots import bot_package, resolve_bots
 
 USER_ERROR_EXIT = 2
+ONE_LINE_LIMIT = 2000        # an error line is never longer, whatever value a file held
 INTERRUPTED_EXIT = 130
 DEFAULT_BOT = "greedy"
 BENCH_TARGET_SECONDS = 3.0    # default bench length: "a few seconds" whatever the game's speed
@@ -132,7 +134,7 @@ def one_line(error: BaseException) -> str:
         text = f"invalid YAML: {error}"
     else:
         text = str(error)
-    return " ".join(text.split())
+    return shown(text, ONE_LINE_LIMIT)
 
 
 def user_error_types() -> tuple[type[BaseException], ...]:
@@ -650,7 +652,8 @@ def table_markdown(schema: table_schema.TableSchema) -> str:
 @user_errors
 def report(
     run_dir: Annotated[Path, typer.Argument(help="A finished run directory (simulate or run).", show_default=False)],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")] = Path("report.html"),
+    output: Annotated[str, typer.Option("--output", "-o", help="The HTML file to write (a folder, DIR/ or an existing "
+                                        "directory, gets DIR/report.html).")] = "report.html",
     sensitivity: Annotated[Optional[Path], typer.Option(
         "--sensitivity", help="A sensitivity directory (courtsim sensitivity) whose robust / fragile verdicts the "
                               "report shows (default: runs/sensitivity/<game> when it holds a complete study).",
@@ -744,7 +747,8 @@ def compare(
         "--margin", help="Smallest difference that matters: for rates 0.01 = one point; other metrics: "
                          "a share of the baseline value.")] = 0.01,
     metrics: Annotated[Optional[str], typer.Option(
-        "--metrics", help="Comma-separated metrics --until-resolved decides (default: every seat's win rate).",
+        "--metrics", help="Comma-separated metrics --until-resolved decides (default: every player's win rate: "
+                          "first_player_win_rate, second_player_win_rate, ...).",
         show_default=False)] = None,
     max_games: Annotated[Optional[int], typer.Option(
         "--max-games", help="With --until-resolved: at most this many games per arm.", show_default=False)] = None,
@@ -757,21 +761,27 @@ def compare(
 
     Example: courtsim compare louis_xiv_2p_tweaks --variants imaginary_player_6_markers --out runs/lx-2p
     """
-    from sim.core.experiments import find_experiment
-    from sim.studies.compare import plan_comparison, run_comparison
-
     if jobs is not None:
         check_jobs(jobs, "--jobs")
-    names = [name.strip() for name in variants.split(",") if name.strip()]
-    chosen = [name.strip() for name in metrics.split(",") if name.strip()] if metrics else None
-    plan = plan_comparison(find_experiment(experiment_file), names, out, baseline=baseline,
-                           games_per_matchup=games_per_matchup, jobs=jobs, until_resolved=until_resolved,
-                           margin=margin, metrics=chosen, max_games=max_games, adjustment=adjust,
-                           overwrite=overwrite)
-    with on_cluster(cluster, plan.experiment.cluster, plan.experiment_path):
-        directory = keeping_finished_chunks(out, lambda: run_comparison(
-            plan, log=lambda message: print(message, file=sys.stderr), progress=True))
-    print_comparison(directory)
+
+    def compare_and_print() -> None:
+        # all of it under keeping_finished_chunks, as every command's play is: compare spends its first
+        # seconds importing its statistics and validating every arm's rules, and a Ctrl-C there must
+        # print the interrupted line and exit 130 too (typer alone would exit 130 without a word)
+        from sim.core.experiments import find_experiment
+        from sim.studies.compare import plan_comparison, run_comparison
+
+        names = [name.strip() for name in variants.split(",") if name.strip()]
+        chosen = [name.strip() for name in metrics.split(",") if name.strip()] if metrics else None
+        plan = plan_comparison(find_experiment(experiment_file), names, out, baseline=baseline,
+                               games_per_matchup=games_per_matchup, jobs=jobs, until_resolved=until_resolved,
+                               margin=margin, metrics=chosen, max_games=max_games, adjustment=adjust,
+                               overwrite=overwrite)
+        with on_cluster(cluster, plan.experiment.cluster, plan.experiment_path):
+            directory = run_comparison(plan, log=lambda message: print(message, file=sys.stderr), progress=True)
+        print_comparison(directory)
+
+    keeping_finished_chunks(out, compare_and_print)
 
 
 TERMINAL_DIFFERENCES = 20   # real differences the terminal lists (the report has them all)
@@ -1012,7 +1022,8 @@ def tune_bot(
     plan = plan_tuning(game, players, pool, budget, out, family=family, games_per_trial=games_per_trial,
                        batch=batch, seed=seed, name=name, start=start, sampler=sampler,
                        objective=objective, speed_floor=speed_floor)
-    written = tune(plan, log=lambda message: print(message, file=sys.stderr), progress=True)
+    written = keeping_finished_chunks(plan.out_dir, lambda: tune(
+        plan, log=lambda message: print(message, file=sys.stderr), progress=True))
     stdout.print(f"tuned bot: {written}\n{yaml.safe_load(written.read_text())['description']}")
 
 

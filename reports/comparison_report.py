@@ -263,7 +263,7 @@ def gain_text(gain: float) -> str:
 # --- the sentences --------------------------------------------------------------------------------
 
 def headline(row, subjects: dict[str, str]) -> str:
-    """"Keeping the 12-point token in 2-player games moves seat 1's win rate from 54.1% to 51.3%:
+    """"Keeping the 12-point token in 2-player games moves the first player's win rate from 54.1% to 51.3%:
     -2.8 points [-3.4, -2.2], real"."""
     shown = Shown(row)
     return (f"{subject(row.variant, subjects)} in {row.n_players}-player games moves {row.metric_label} "
@@ -475,7 +475,10 @@ def method_paragraphs(settings: ComparisonSettings, table: pd.DataFrame) -> list
         "opposite directions game by game (pairing cost precision)." + gain_summary,
         f"Interval: the {confidence} confidence interval of the mean paired difference, from the paired games "
         "(the games column). Rates are shown in percent and their differences in percentage points; other metrics "
-        "in their own unit.",
+        "in their own unit. Where fewer than 30 paired games differ at all, the t interval would rest on games "
+        "that could not vary: the interval then bounds the share of games that moved up and down (Wilson score "
+        "intervals, combined by MOVER: Newcombe 1998, Zou & Donner 2008) times the most one game moved, so "
+        "identical games show an interval of about 3.84 / games, not [0, 0].",
         f"Many comparisons at once: the table holds {len(table)} tests, and at alpha = {method.alpha:g} about "
         f"{len(table) * method.alpha:.0f} would look real by chance alone. The p-values are therefore adjusted over "
         f"the whole table with {adjustment_name} ({method.adjustment}: {family}): {promise}. The p adjusted column "

@@ -12,11 +12,22 @@ rate: ``k = 1``, ``f = MEAN``; a bot's win rate over a varying number of seats: 
 their mean and the delta-method variance as their variance over ``n``, so a paired comparison
 of any metric is a paired t interval on the differences of linearised values (:func:`paired`).
 
+A paired difference rests on the games that differ between the arms (a rule change that rarely
+bites leaves most paired games identical). When fewer than :data:`MINIMUM_DISCORDANT_GAMES` of
+them differ, or the differences show no variance at all, their variance cannot be estimated and
+the t interval would rest on games that could not vary ([0, 0] from two identical games):
+:func:`paired` then bounds the shares of games that moved each way with Wilson score intervals
+(0 of n moved: at most about 3.84 / n, the rule of three's Wilson form), scales them by the most
+one game can move the metric (:func:`game_spread`) and combines the two (MOVER), with the
+p-value that agrees with that interval (:func:`discordant_p_value`); the sequential test floors
+its variance the same way (:func:`sequential_variance`).
+
 The table corrects its p-values over all its metrics and variants (:func:`adjust`: Holm or
 Benjamini-Hochberg) and names each difference (:func:`verdict`). ``--until-resolved`` plays
 batches until every requested difference is decided with :func:`sequential_decision`: two
 one-sided generalised sequential probability ratio tests, valid however often they are looked
-at (never a fixed-n test repeated after each batch, which inflates the false-positive rate).
+at (never a fixed-n test repeated after each batch, which inflates the false-positive rate),
+from running sums of the paired games (:class:`PairedSums`) updated with each new batch only.
 
 Pure numpy/scipy/statsmodels; no I/O.
 """
@@ -39,6 +50,12 @@ ADJUSTMENT_METHODS = ("holm", "fdr_bh")
 # the log-likelihood ratio needs a usable variance estimate (a variant that rarely changes a game
 # could otherwise show zero variance in the first few hundred games); about two batches of 500
 MINIMUM_SEQUENTIAL_GAMES = 1000
+# below this many games that differ between the arms (or when the paired differences show no
+# variance) the sample variance of the differences is not trusted: the interval bounds the share of
+# games that moved (Wilson) instead, see paired(); the usual rule of thumb for a normal
+# approximation of a count (tests/reports/test_comparison_stats.py: with 45 moved games expected
+# the t interval covers 95%; with 3, the plain t interval covers ~80%)
+MINIMUM_DISCORDANT_GAMES = 30
 # step of the central difference, relative to max(1, |mean|): the cube root of the machine
 # epsilon balances truncation (h^2) against rounding (eps / h)
 CENTRAL_DIFFERENCE_STEP = float(np.finfo(np.float64).eps) ** (1.0 / 3.0)
@@ -121,6 +138,14 @@ def _central_difference_gradient(f, means: np.ndarray) -> np.ndarray:
     return gradient
 
 
+def metric_gradient(f, means: np.ndarray) -> np.ndarray:
+    """The gradient of metric ``f`` at ``means``: ``f.gradient`` when it has one, else a central
+    difference."""
+    means = np.asarray(means, dtype=np.float64)
+    return (np.asarray(f.gradient(means), dtype=np.float64) if hasattr(f, "gradient")
+            else _central_difference_gradient(f, means))
+
+
 def linearised(values: np.ndarray, f) -> tuple[float, np.ndarray]:
     """``(f(mean), per-game influence values)`` of the metric ``f`` on ``values`` (games x k).
 
@@ -135,8 +160,7 @@ def linearised(values: np.ndarray, f) -> tuple[float, np.ndarray]:
         return math.nan, np.empty(0)
     means = values.mean(axis=0)
     value = float(f(means))
-    gradient = (np.asarray(f.gradient(means), dtype=np.float64) if hasattr(f, "gradient")
-                else _central_difference_gradient(f, means))
+    gradient = metric_gradient(f, means)
     if not (math.isfinite(value) and np.all(np.isfinite(gradient))):
         return math.nan, np.full(games, math.nan)
     return value, value + (values - means) @ gradient
@@ -172,6 +196,117 @@ def share_estimate(values: np.ndarray, f, confidence: float = CONFIDENCE) -> tup
     return value, min(1.0, max(0.0, float(low))), min(1.0, max(0.0, float(high)))
 
 
+# --- what games that could not vary can tell ---------------------------------------------------
+
+def _z(confidence: float) -> float:
+    return float(stats.norm.ppf(0.5 + confidence / 2.0))
+
+
+def wilson_interval(successes, trials, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    """The Wilson score interval of a share, ``successes`` of ``trials`` (vectorised; a
+    fractional count is the mean of bounded values times ``trials``): what
+    ``statsmodels.stats.proportion.proportion_confint(method="wilson")`` gives. At 0 of n its
+    upper end is z^2 / (n + z^2), about 3.84 / n at 95%: the rule of three (3 / n, one-sided) in
+    Wilson's two-sided form. nan where ``trials`` is not positive."""
+    return _wilson(successes, trials, _z(confidence))
+
+
+def _wilson(successes, trials, z: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`wilson_interval` at the normal quantile ``z`` (1.96 for 95%)."""
+    successes = np.asarray(successes, dtype=np.float64)
+    trials = np.asarray(trials, dtype=np.float64)
+    z2 = z * z
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.clip(successes / trials, 0.0, 1.0)
+        centre = (share + z2 / (2.0 * trials)) / (1.0 + z2 / trials)
+        half = z * np.sqrt(share * (1.0 - share) / trials + z2 / (4.0 * trials ** 2)) / (1.0 + z2 / trials)
+        low, high = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    low = np.where(share == 0.0, 0.0, low)      # exact ends where the formula rounds off them
+    high = np.where(share == 1.0, 1.0, high)
+    unknown = ~(trials > 0)
+    return np.where(unknown, math.nan, low), np.where(unknown, math.nan, high)
+
+
+def game_spread(baseline_gradient, variant_gradient, low, high) -> float:
+    """How far one game can move a metric's paired difference, in the metric's unit: the sum over
+    the components of |gradient| (the larger of the two arms') times the component's reach over
+    both arms' games (the largest of its range and of its smallest and largest value's size:
+    a game that moved can have gone from 0 to the largest value seen, or from it to 0), and at
+    least 1 (a share's whole range; one point, turn or event).
+
+    For a player's win rate it is 1; for a count, the largest count seen (a game length of 40 to
+    80 turns: 80; a score of 37 in every game: 37, not 0). It scales the bound on the share of
+    games that differ where the games cannot estimate a variance (:func:`paired`): an assumption
+    for a metric without a fixed range (a game could have moved further than any game seen), the
+    honest one for a share."""
+    gradient = np.maximum(np.abs(np.asarray(baseline_gradient, dtype=np.float64)),
+                          np.abs(np.asarray(variant_gradient, dtype=np.float64)))
+    low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+    reach = np.maximum(high - low, np.maximum(np.abs(low), np.abs(high)))
+    spread = float(np.sum(gradient * reach))
+    return max(1.0, spread) if math.isfinite(spread) else math.nan
+
+
+def _moved_shares(differences: np.ndarray, spread: float) -> tuple[float, float, float, int]:
+    """(mean moved up, mean moved down, their correlation, games) of paired differences scaled
+    by ``spread``: max(d, 0) / spread and max(-d, 0) / spread, shares in [0, 1]."""
+    differences = np.asarray(differences, dtype=np.float64)
+    up = np.clip(differences, 0.0, None) / spread
+    down = np.clip(-differences, 0.0, None) / spread
+    correlation = 0.0
+    if differences.size > 1 and up.std() > 0 and down.std() > 0:
+        correlation = float(np.corrcoef(up, down)[0, 1])
+    return float(up.mean()), float(down.mean()), correlation, differences.size
+
+
+def _mover(up: float, down: float, correlation: float, games: int, z: float) -> tuple[float, float]:
+    """MOVER's interval of up - down from the Wilson intervals (at normal quantile z) of both."""
+    (up_low, up_high), (down_low, down_high) = (
+        (float(end) for end in _wilson(mean * games, games, z)) for mean in (up, down))
+    below = (up - up_low, down_high - down)
+    above = (up_high - up, down - down_low)
+    low = up - down - math.sqrt(max(0.0, below[0] ** 2 + below[1] ** 2 - 2 * correlation * below[0] * below[1]))
+    high = up - down + math.sqrt(max(0.0, above[0] ** 2 + above[1] ** 2 - 2 * correlation * above[0] * above[1]))
+    return low, high
+
+
+def discordant_interval(differences: np.ndarray, spread: float,
+                        confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """An interval for the mean of paired differences that lie within [-spread, +spread], honest
+    however few games differ: the differences are split into the part that moved up,
+    max(d, 0) / spread, and the part that moved down, max(-d, 0) / spread (shares in [0, 1]);
+    each mean gets its Wilson score interval, and the difference of the two means is bounded by
+    MOVER (the method of variance estimates recovery, Zou & Donner 2008; Newcombe 1998's
+    interval for a paired difference of proportions is the same construction), with the
+    correlation of the two parts (never positive: a game moves one way). For win indicators
+    this is the Wilson interval of each kind of discordant pair (variant won and baseline lost,
+    and the reverse); with no game moved it is +-spread z^2 / (n + z^2)."""
+    up, down, correlation, games = _moved_shares(differences, spread)
+    low, high = _mover(up, down, correlation, games, _z(confidence))
+    return low * spread, high * spread
+
+
+def discordant_p_value(differences: np.ndarray, spread: float) -> float:
+    """The two-sided p-value that agrees with :func:`discordant_interval`: the smallest 1 - level
+    at which its interval leaves out 0 (found by bisection on the normal quantile; the Wilson
+    intervals, and so the interval, widen with the level). 1 when the differences average 0."""
+    up, down, correlation, games = _moved_shares(differences, spread)
+    if up == down:
+        return 1.0
+
+    def leaves_out_zero(z: float) -> bool:
+        low, high = _mover(up, down, correlation, games, z)
+        return low > 0 or high < 0
+
+    inside, outside = 37.0, 0.0     # z = 37: 1 - level below 1e-299; z = 0: the point estimates
+    if leaves_out_zero(inside):
+        return float(2.0 * stats.norm.sf(inside))
+    for _ in range(60):
+        middle = (inside + outside) / 2.0
+        inside, outside = (inside, middle) if leaves_out_zero(middle) else (middle, outside)
+    return float(2.0 * stats.norm.sf(inside))
+
+
 # --- one metric's paired comparison ---------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -191,19 +326,33 @@ class Paired:
     n: int
     mean_d: float               # mean of d (= difference)
     var_d: float                # sample variance of d (n - 1 in the denominator)
+    discordant: int = 0         # paired games whose components differ between the arms
+    spread: float = math.nan    # the most one game can move the difference (game_spread)
 
 
-def paired(baseline: np.ndarray, variant: np.ndarray, f, confidence: float = CONFIDENCE) -> Paired:
+def paired(baseline: np.ndarray, variant: np.ndarray, f, confidence: float = CONFIDENCE,
+           minimum_discordant: int = MINIMUM_DISCORDANT_GAMES) -> Paired:
     """Paired comparison of metric ``f`` between ``baseline`` and ``variant`` (games x k each,
     row ``i`` = game ``i`` of both arms on common random numbers).
 
     ``d_i`` = linearised(variant)_i - linearised(baseline)_i, each arm linearised at its own
     means, so mean(d) is exactly f(variant means) - f(baseline means). The interval is the paired
     t interval (t quantile with n - 1 degrees of freedom) and the p-value the paired t-test's
-    (for :data:`MEAN` exactly ``scipy.stats.ttest_rel``). When every ``d_i`` is equal there is
-    no variance: the interval is ``[d, d]`` and ``p`` is 1 if ``d == 0`` else 0. Fewer than two
-    games give a nan interval and p-value. A metric that is nan in either arm gives nan values,
-    interval, p-value and sufficient statistics."""
+    (for :data:`MEAN` exactly ``scipy.stats.ttest_rel``).
+
+    Unless at least ``minimum_discordant`` games differ between the arms and the differences
+    vary: then the sample variance rests on too few games (none, when every game is identical,
+    where the t interval is the empty [d, d] whatever the number of games). The interval is then
+    :func:`discordant_interval` with the differences bounded by :func:`game_spread` (or by the
+    largest difference seen, if larger), widened to the t interval where that is wider, and the
+    p-value the larger of :func:`discordant_p_value` and the t-test's, so that it is below
+    1 - confidence exactly when the interval leaves out 0 (every one of 20 games moved by +1.5
+    points does not show the mean moved: 16% of games moving down by the spread is not ruled
+    out; 200 such games do). Two identical games give +-0.66 on a win rate ("not
+    resolved" against any margin below it); 20,000 identical games give +-0.019 points of win
+    rate, or +-0.015 turns of a game length of 40 to 80 turns ("smaller than the margin" on
+    evidence). Fewer than two games give a nan interval and p-value. A metric that is nan in
+    either arm gives nan values, interval, p-value and sufficient statistics."""
     baseline = _as_games_by_components(baseline)
     variant = _as_games_by_components(variant)
     if baseline.shape != variant.shape:
@@ -213,29 +362,108 @@ def paired(baseline: np.ndarray, variant: np.ndarray, f, confidence: float = CON
     baseline_value, baseline_linear = linearised(baseline, f)
     variant_value, variant_linear = linearised(variant, f)
     nan = math.nan
+    discordant = int(np.any(baseline != variant, axis=1).sum())
     if games == 0 or not (math.isfinite(baseline_value) and math.isfinite(variant_value)):
-        return Paired(baseline_value, variant_value, nan, nan, nan, nan, nan, nan, games, games, nan, nan)
+        return Paired(baseline_value, variant_value, nan, nan, nan, nan, nan, nan, games, games, nan, nan,
+                      discordant, nan)
+    spread = game_spread(metric_gradient(f, baseline.mean(axis=0)), metric_gradient(f, variant.mean(axis=0)),
+                         np.minimum(baseline.min(axis=0), variant.min(axis=0)),
+                         np.maximum(baseline.max(axis=0), variant.max(axis=0)))
     differences = variant_linear - baseline_linear
     # the exact difference of the metric (the mean of d equals it up to rounding)
     difference = variant_value - baseline_value
     if games < 2:
         return Paired(baseline_value, variant_value, difference, nan, nan, nan, nan, nan, games, games,
-                      difference, nan)
+                      difference, nan, discordant, spread)
     var_d = float(differences.var(ddof=1))
     if np.all(differences == differences[0]):
         var_d = 0.0
     crn_gain = ((float(baseline_linear.var(ddof=1)) + float(variant_linear.var(ddof=1))) / var_d
                 if var_d > 0 else nan)
-    if var_d == 0.0:
-        p_value = 1.0 if difference == 0 else 0.0
-        return Paired(baseline_value, variant_value, difference, difference, difference, 0.0, p_value,
-                      crn_gain, games, games, difference, 0.0)
     standard_error = math.sqrt(var_d / games)
     quantile = float(stats.t.ppf(0.5 + confidence / 2.0, games - 1))
-    p_value = float(2.0 * stats.t.sf(abs(difference) / standard_error, games - 1))
-    return Paired(baseline_value, variant_value, difference, difference - quantile * standard_error,
-                  difference + quantile * standard_error, standard_error, p_value, crn_gain, games, games,
-                  difference, var_d)
+    low, high = difference - quantile * standard_error, difference + quantile * standard_error
+    if var_d > 0 and discordant >= minimum_discordant:
+        p_value = float(2.0 * stats.t.sf(abs(difference) / standard_error, games - 1))
+    else:
+        bound = max(spread, float(np.max(np.abs(differences))))
+        rare_low, rare_high = discordant_interval(differences, bound, confidence)
+        low, high = min(low, rare_low), max(high, rare_high)
+        # the p-value that agrees with the interval (it leaves out 0 exactly when p < 1 - confidence)
+        p_value = discordant_p_value(differences, bound)
+        if var_d > 0:
+            p_value = max(p_value, float(2.0 * stats.t.sf(abs(difference) / standard_error, games - 1)))
+    return Paired(baseline_value, variant_value, difference, low, high, standard_error, p_value, crn_gain, games,
+                  games, difference, var_d, discordant, spread)
+
+
+class PairedSums:
+    """Running sums of one metric's paired games, updated batch by batch (``--until-resolved``):
+    all :func:`sequential_decision` needs, at a cost per batch that does not grow with the
+    batches before it.
+
+    With ``e = variant - baseline`` per game and component, it keeps n, the sums of ``x = [e, b]``
+    and of ``x x^T``, the games whose components differ, and each component's smallest and
+    largest value in either arm. The linearised paired difference is
+    ``d_i - mean(d) = g_v . (e_i - mean e) + (g_v - g_b) . (b_i - mean b)`` (the gradients at each
+    arm's means), so Var(d) = w^T C w with ``w = [g_v, g_v - g_b]`` and C the sample covariance
+    of x: the same statistics as :func:`paired` over every game (up to rounding), also for a
+    ratio or balance whose linearisation moves with the means. Games identical in both arms
+    add exactly zero to every sum of e, so a variant that never changes a game keeps Var(d)
+    exactly 0. Sums are added in batch order, so a comparison that rebuilds them batch by batch
+    on resume gets the very same numbers."""
+
+    def __init__(self, components: int):
+        self.components = components
+        self.n = 0
+        self.discordant = 0
+        self.sums = np.zeros(2 * components)
+        self.products = np.zeros((2 * components, 2 * components))
+        self.low = np.full(components, math.inf)
+        self.high = np.full(components, -math.inf)
+
+    def add(self, baseline, variant) -> None:
+        """Add one batch of paired games (games x k each, row i of both the same game)."""
+        baseline = _as_games_by_components(baseline)
+        variant = _as_games_by_components(variant)
+        if baseline.shape != variant.shape or baseline.shape[1] != self.components:
+            raise ValueError(f"expected paired games of {self.components} components in both arms, found shapes "
+                             f"{baseline.shape} and {variant.shape}")
+        if baseline.shape[0] == 0:
+            return
+        x = np.hstack([variant - baseline, baseline])
+        self.n += baseline.shape[0]
+        self.discordant += int(np.any(baseline != variant, axis=1).sum())
+        self.sums += x.sum(axis=0)
+        self.products += np.einsum("ij,ik->jk", x, x)     # plain loops: the same bits on every run
+        self.low = np.minimum(self.low, np.minimum(baseline.min(axis=0), variant.min(axis=0)))
+        self.high = np.maximum(self.high, np.maximum(baseline.max(axis=0), variant.max(axis=0)))
+
+    def statistics(self, f) -> Paired:
+        """:func:`paired`'s value, difference and sufficient statistics (n, mean_d, var_d,
+        discordant, spread) from the sums; its interval, p-value and CRN gain are left nan (the
+        table computes them from every game once)."""
+        nan, n, k = math.nan, self.n, self.components
+        if n == 0:
+            return Paired(nan, nan, nan, nan, nan, nan, nan, nan, 0, 0, nan, nan, 0, nan)
+        baseline_means = self.sums[k:] / n
+        variant_means = baseline_means + self.sums[:k] / n
+        baseline_value, variant_value = float(f(baseline_means)), float(f(variant_means))
+        baseline_gradient = metric_gradient(f, baseline_means)
+        variant_gradient = metric_gradient(f, variant_means)
+        if not all(math.isfinite(value) for value in (baseline_value, variant_value)) or not (
+                np.all(np.isfinite(baseline_gradient)) and np.all(np.isfinite(variant_gradient))):
+            return Paired(baseline_value, variant_value, nan, nan, nan, nan, nan, nan, n, n, nan, nan,
+                          self.discordant, nan)
+        difference = variant_value - baseline_value
+        spread = game_spread(baseline_gradient, variant_gradient, self.low, self.high)
+        var_d = nan
+        if n >= 2:
+            covariance = (self.products - np.outer(self.sums, self.sums) / n) / (n - 1)
+            weights = np.concatenate([variant_gradient, variant_gradient - baseline_gradient])
+            var_d = max(0.0, float(weights @ covariance @ weights))
+        return Paired(baseline_value, variant_value, difference, nan, nan, nan, nan, nan, n, n, difference, var_d,
+                      self.discordant, spread)
 
 
 # --- a median (no mean of per-game values) -----------------------------------------------------
@@ -384,14 +612,36 @@ def sequential_log_likelihood_ratios(n, mean_d, var_d, margin: float) -> tuple[n
     return llr_up, llr_down
 
 
+def sequential_variance(n, var_d, discordant=None, spread=1.0,
+                        minimum_discordant: int = MINIMUM_DISCORDANT_GAMES, confidence: float = CONFIDENCE):
+    """The variance of the paired differences the sequential test uses (vectorised): ``var_d``,
+    unless fewer than ``minimum_discordant`` games differ between the arms or the differences show
+    no variance; then at least spread^2 times the Wilson upper bound of the share of games that
+    differ (the largest variance differences within +-spread can have with that share moving),
+    so that a few identical games cannot decide, as in :func:`paired`. Without ``discordant``
+    (not counted) only differences without variance are floored, as if no game differed."""
+    var_d = np.asarray(var_d, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    if discordant is None:
+        discordant = np.where(var_d == 0, 0.0, np.inf)
+    discordant = np.asarray(discordant, dtype=np.float64)
+    spread = np.asarray(spread, dtype=np.float64)
+    rare = (discordant < minimum_discordant) | (var_d == 0)
+    with np.errstate(invalid="ignore"):
+        floor = spread ** 2 * wilson_interval(np.minimum(discordant, n), n, confidence)[1]
+        return np.where(rare, np.fmax(var_d, floor), var_d)
+
+
 def sequential_decisions(n, mean_d, var_d, margin: float, alpha: float = ALPHA, beta: float = BETA,
-                         minimum_games: int = MINIMUM_SEQUENTIAL_GAMES) -> np.ndarray:
-    """:func:`sequential_decision`'s decision, vectorised over arrays of (n, mean_d, var_d):
-    an array of "real", "smaller than the margin" and "continue"."""
+                         minimum_games: int = MINIMUM_SEQUENTIAL_GAMES, discordant=None, spread=1.0) -> np.ndarray:
+    """:func:`sequential_decision`'s decision, vectorised over arrays of (n, mean_d, var_d) and
+    optionally discordant and spread: an array of "real", "smaller than the margin" and
+    "continue"."""
     if margin <= 0:  # a nan margin (relative to a nan baseline value) passes and never decides
         raise ValueError(f"the margin of a sequential test must be positive, found {margin}")
     lower_bound, upper_bound = sequential_bounds(alpha, beta)
-    llr_up, llr_down = sequential_log_likelihood_ratios(n, mean_d, var_d, margin)
+    llr_up, llr_down = sequential_log_likelihood_ratios(n, mean_d, sequential_variance(n, var_d, discordant, spread),
+                                                        margin)
     ready = np.asarray(n) >= minimum_games
     real = ready & ((llr_up >= upper_bound) | (llr_down >= upper_bound))
     smaller = ready & ~real & (llr_up <= lower_bound) & (llr_down <= lower_bound)
@@ -399,11 +649,16 @@ def sequential_decisions(n, mean_d, var_d, margin: float, alpha: float = ALPHA, 
 
 
 def sequential_decision(n: int, mean_d: float, var_d: float, margin: float, alpha: float = ALPHA,
-                        beta: float = BETA, minimum_games: int = MINIMUM_SEQUENTIAL_GAMES) -> SequentialDecision:
+                        beta: float = BETA, minimum_games: int = MINIMUM_SEQUENTIAL_GAMES,
+                        discordant: int | None = None, spread: float = 1.0) -> SequentialDecision:
     """Decide, after a batch, whether the paired difference is real, smaller than the margin, or
     needs more games, from the sufficient statistics of ALL paired games so far (``Paired.n``,
-    ``.mean_d``, ``.var_d``). Stateless, so a resumed comparison decides the same; the caller
-    stops at the first decision that is not "continue".
+    ``.mean_d``, ``.var_d``, ``.discordant``, ``.spread``, e.g. from :class:`PairedSums`).
+    Stateless, so a resumed comparison decides the same; the caller stops at the first decision
+    that is not "continue". The variance is :func:`sequential_variance`'s: with fewer than
+    :data:`MINIMUM_DISCORDANT_GAMES` games that differ, at least what a Wilson bound on their
+    share allows (1,000 identical games of a win rate: 0.0038, so a margin of 0.001 is not
+    decided on them, one of 0.01 is).
 
     Two one-sided generalised SPRTs (fishtest, OpenBench) on the linearised paired differences:
     ``up`` tests H0: delta = 0 against H1: delta = +margin, ``down`` H0: delta = 0 against
@@ -435,9 +690,10 @@ def sequential_decision(n: int, mean_d: float, var_d: float, margin: float, alph
     differences at once should pass ``alpha / m`` (Bonferroni, the sequential counterpart of the
     table's Holm adjustment) to keep the chance of any false "real" at most alpha. A nan metric
     (a ratio whose denominator is still zero) never decides: the caller's game budget ends it.
-    For a nonlinear metric the linearised differences depend on the current means, so they are
-    recomputed with :func:`paired` from all games so far, not summed batch by batch."""
+    For a nonlinear metric the linearised differences depend on the current means; :class:`PairedSums`
+    keeps the sums of components from which they follow at any means."""
     lower_bound, upper_bound = sequential_bounds(alpha, beta)
-    decision = sequential_decisions(n, mean_d, var_d, margin, alpha, beta, minimum_games)
-    llr_up, llr_down = sequential_log_likelihood_ratios(n, mean_d, var_d, margin)
+    decision = sequential_decisions(n, mean_d, var_d, margin, alpha, beta, minimum_games, discordant, spread)
+    llr_up, llr_down = sequential_log_likelihood_ratios(n, mean_d, sequential_variance(n, var_d, discordant, spread),
+                                                        margin)
     return SequentialDecision(str(decision), float(llr_up), float(llr_down), lower_bound, upper_bound)

@@ -2,6 +2,8 @@
 base64 PNGs, no scripts, fonts or styles from the network)."""
 from __future__ import annotations
 
+import itertools
+import os
 from pathlib import Path
 
 import jinja2
@@ -24,9 +26,22 @@ def render_template(template: str, **values) -> str:
 
 
 def write(path: Path, html: str) -> Path:
+    """Write ``html`` to ``path`` atomically: into a new temporary file of the same folder (created
+    exclusively, so never a file already there), renamed over ``path`` once whole."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(html, encoding="utf-8")
-    temporary.replace(path)
+    for attempt in itertools.count():
+        temporary = path.with_name(f".{path.name}.{os.getpid()}{f'-{attempt}' if attempt else ''}.tmp")
+        try:
+            file = open(temporary, "x", encoding="utf-8")
+        except FileExistsError:
+            continue
+        break
+    try:
+        with file:
+            file.write(html)
+        temporary.replace(path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
     return path

@@ -3,9 +3,11 @@
 A comparison (sim/studies/compare.py) pairs game i of the baseline with game i of a variant
 (common random numbers), so each metric is computed from per-game *components*: one row per
 game, one column per component. A metric is a function of the components' means
-(reports.comparison_stats): a seat's win rate is the mean of that seat's win credit; a bot's win
-rate is its wins over its seats (a ratio, since a bot may hold several seats of a game); balance
-is 1 - (largest - smallest seat win rate); assassination success is successes over attempts.
+(reports.comparison_stats): a player's win rate is the mean of the win credit of the player at
+that place in the turn order (``first_player_win_rate``: the start player's, whichever seat it is;
+reports.players names them); a bot's win rate is its wins over its seats (a ratio, since a bot may
+hold several seats of a game); balance is 1 - (largest - smallest of the players' win rates);
+assassination success is successes over attempts.
 
 Common metrics come from the standard frames every game has (reports.rundir: seats, win
 credit, scores after each round, game outcome); each game adds its mechanics
@@ -19,27 +21,24 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from reports import rundir
+from reports import players, rundir
 from reports.rundir import collect
 
 MEAN, RATIO, BALANCE = "mean", "ratio", "balance"
 RATE, POINTS, ROUNDS, TURNS, COUNT = "rate", "points", "rounds", "turns", "count"
+# is a metric one player's win rate (first_player_win_rate, ...)? For the studies that select them all
+is_player_win_rate = players.is_player_win_rate
 
 
 @dataclass(frozen=True)
 class Metric:
     """One row of the comparison table: its components and how they combine."""
     name: str
-    label: str                       # plain words: "seat 1's win rate"
+    label: str                       # plain words: "the first player's win rate"
     group: str                       # seats, bots, scores, outcome, mechanics
     unit: str                        # rate (percent, differences in points) or points, turns, count
     components: tuple[str, ...]
-    function: str = MEAN             # MEAN (one component), RATIO (a / b), BALANCE (seat rates)
-
-
-def seat_label(seat: int) -> str:
-    """Seats as the rules number them: seat 0 of the tables is "seat 1"."""
-    return f"seat {seat + 1}"
+    function: str = MEAN             # MEAN (one component), RATIO (a / b), BALANCE (the players' rates)
 
 
 def common_components(run: rundir.Run, n_players: int, bots: list[str]) -> tuple[pl.LazyFrame, list[Metric]]:
@@ -47,10 +46,9 @@ def common_components(run: rundir.Run, n_players: int, bots: list[str]) -> tuple
     seats, rounds = rundir.seat_frame(run)
     seats = seats.filter(pl.col("n_players") == n_players)
     games = rundir.game_frame(run).filter(pl.col("n_players") == n_players)
-    aggregations = [pl.col("credit").filter(pl.col("seat") == seat).sum().alias(f"win_seat_{seat}")
-                    for seat in range(n_players)]
-    aggregations += [pl.col("credit").filter(pl.col("position") == 0).sum().alias("win_start_player"),
-                     (pl.col("score").max() - pl.col("score").min()).alias("score_spread"),
+    aggregations = [pl.col("credit").filter(pl.col("position") == position).sum().alias(win_component(position))
+                    for position in range(n_players)]
+    aggregations += [(pl.col("score").max() - pl.col("score").min()).alias("score_spread"),
                      pl.col("score").mean().alias("mean_score")]
     for bot in bots:
         is_bot = pl.col("bot") == bot
@@ -67,11 +65,10 @@ def common_components(run: rundir.Run, n_players: int, bots: list[str]) -> tuple
 
 def common_metrics(game: str, n_players: int, bots: list[str]) -> list[Metric]:
     """The metrics every game has, at ``n_players`` with the pool ``bots``."""
-    metrics = [Metric(f"seat_{seat + 1}_win_rate", f"{seat_label(seat)}'s win rate", "seats", RATE,
-                      (f"win_seat_{seat}",)) for seat in range(n_players)]
-    metrics += [Metric("start_player_win_rate", "the first player's win rate", "seats", RATE, ("win_start_player",)),
-                Metric("balance", "balance (1 - largest gap between seats' win rates)", "seats", RATE,
-                       tuple(f"win_seat_{seat}" for seat in range(n_players)), BALANCE)]
+    metrics = [Metric(players.win_rate_metric(position), players.win_rate_label(position), "seats", RATE,
+                      (win_component(position),)) for position in range(n_players)]
+    metrics += [Metric("balance", "balance (1 - largest gap between the players' win rates)", "seats", RATE,
+                       tuple(win_component(position) for position in range(n_players)), BALANCE)]
     for bot in bots:
         metrics += [Metric(f"bot_win_rate:{bot}", f"{bot}'s win rate", "bots", RATE,
                            (f"bot_wins:{bot}", f"bot_seats:{bot}"), RATIO),
@@ -89,6 +86,12 @@ def common_metrics(game: str, n_players: int, bots: list[str]) -> list[Metric]:
                 Metric("lead_changes", "lead changes (share of rounds after which the leader changes)",
                        "outcome", RATE, ("lead_changes",))]
     return metrics
+
+
+def win_component(position: int) -> str:
+    """The per-game component of a player's win rate: the win credit of the player at turn-order
+    ``position`` (0 = the start player), whichever seat that is."""
+    return f"win_position_{position}"
 
 
 def run_length_unit(game: str) -> str:

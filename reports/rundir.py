@@ -30,8 +30,8 @@ import pyarrow
 import pyarrow.parquet
 import polars.selectors as cs
 
+from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
-from sim.core.yaml_files import load_yaml_file
 
 MANIFEST = "run.yaml"
 LOUIS_XIV = "louis-xiv"
@@ -98,16 +98,18 @@ def check_table_file(path: Path) -> None:
 
 
 def read_run_manifest(run_dir: Path) -> dict:
-    """The run.yaml of the directory ``run_dir`` (summary and report alike); ConfigError (one
-    line) for a missing directory, a file, no run.yaml, or a run.yaml that is not one."""
+    """The run.yaml of the directory ``run_dir`` (summary and report alike), read and checked by
+    simulate's own reader (sim.core.run_manifest.read_manifest): ConfigError (one line) for a
+    missing directory, a file, no run.yaml, or a run.yaml courtsim did not write (unreadable,
+    hand-made, edited, another format such as ``courtsim_run: 99``), as simulate refuses it."""
     check_run_directory_path(run_dir)
     manifest_path = run_dir / MANIFEST
     if not manifest_path.is_file():
         raise ConfigError(f"{run_dir} is not a courtsim run directory (no {MANIFEST})")
-    manifest = load_yaml_file(manifest_path, "run")
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
-        raise ConfigError(f"{manifest_path} is not a courtsim run file")
-    return manifest
+    try:
+        return manifests.read_manifest(run_dir)
+    except manifests.NotACourtsimRun as error:
+        raise ConfigError(f"{error}; courtsim reads only a run.yaml it wrote (simulate or run)") from None
 
 
 def load_run(run_dir: Path) -> Run:

@@ -12,6 +12,7 @@ import polars as pl
 
 from reports import metrics_common as mc
 from reports import plots
+from reports.players import ordinal, player_words, sentence_start
 from reports.plots import FigureStore, StoredFigure
 
 
@@ -58,32 +59,34 @@ def seat_section(ctx: Context) -> Section:
     counts = sorted(rates["n_players"].unique())
     figure, axes = plots.new_figure(4.0 * len(counts) + 1, 3.8, ncols=len(counts))
     for ax, n_players in zip(axes[0], counts):
-        part = rates[rates.n_players == n_players]
-        plots.bars_with_intervals(part, "position", "win_rate", "win_rate_low", "win_rate_high",
+        part = rates[rates.n_players == n_players].sort_values("position")
+        part = part.assign(player=[ordinal(int(position)) for position in part["position"]])
+        plots.bars_with_intervals(part, "player", "win_rate", "win_rate_low", "win_rate_high",
                                   reference=1 / n_players, reference_label="fair share",
-                                  xlabel="turn-order position (0 = first player)", ylabel="win rate (%)",
+                                  xlabel="player in turn order (first = the start player)", ylabel="win rate (%)",
                                   title=f"{n_players} players", ax=ax)
     section.figures.append(ctx.store.add(
-        "win_rate_by_seat", "Win rate by seat", figure, rates,
-        "Win rate of each turn-order position with 95% Wilson intervals; dashed line: fair share "
-        "(1 / players). Shared wins count as 1/k for each of k winners.", int(rates.groupby("n_players")["games"].first().sum())))
+        "win_rate_by_seat", "Win rate by place in the turn order", figure, rates,
+        "Win rate of the first, second, ... player in turn order with 95% Wilson intervals (the table's "
+        "position: 0 = the start player); dashed line: fair share (1 / players). Shared wins count as 1/k for "
+        "each of k winners.", int(rates.groupby("n_players")["games"].first().sum())))
     for test in tests.itertuples():
         part = rates[rates.n_players == test.n_players].sort_values("position")
         best = part.loc[part["win_rate"].idxmax()]
         first = part.iloc[0]
         ctx.headlines.append(
-            f"Seat {int(first.position)} (the first player) wins {pct(first.win_rate)} ± "
+            f"{sentence_start(player_words(int(first.position)))} wins {pct(first.win_rate)} ± "
             f"{half_width(first.win_rate_low, first.win_rate_high)} of {test.n_players}-player games; "
             f"fair share is {pct(1 / test.n_players)}"
-            + (f"; the best seat is seat {int(best.position)} with {pct(best.win_rate)}."
-               if int(best.position) != int(first.position) else "; it is the best seat."))
+            + (f"; {player_words(int(best.position))} wins most, {pct(best.win_rate)}."
+               if int(best.position) != int(first.position) else "; no other player wins more."))
         verdict = ("significant" if test.p_value < 0.05 else "not significant")
         caveat = "" if test.rotation_balanced else (
             " Bots differ by seat and are not seat-rotated, so this mixes seat and bot strength.")
         sentence = (f"{test.n_players} players ({test.games:,} games): χ² = {test.chi2:.1f} "
                     f"(dof {test.dof}), {p_text(test.p_value)}, Cohen's w = {test.cohens_w:.3f} "
                     f"({mc.effect_size_words(test.cohens_w)}); the seat difference is {verdict}. "
-                    f"Balance (1 − largest gap between seats' win rates) = {test.balance:.3f}.{caveat}")
+                    f"Balance (1 − largest gap between the players' win rates) = {test.balance:.3f}.{caveat}")
         section.paragraphs.append(sentence)
         ctx.headlines.append(f"Seat advantage at {test.n_players} players is {verdict} "
                              f"({p_text(test.p_value)}) with a {mc.effect_size_words(test.cohens_w)} effect "

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from reports import html, plots
+from reports import html, players, plots
 from reports.command import TITLES, report_write_errors, writable_output
 from reports.comparison_report import (CHROMIUM, RATE, number, read_parquet_table, read_study_settings, report_main,
                                        scale, unit_word, view_in_chromium, with_unit)
@@ -197,11 +197,11 @@ def fragile_first(verdicts: list) -> list:
 
 
 def conclusion_metrics(conclusion, points: pd.DataFrame) -> tuple[list[str], float | None]:
-    """The metrics a conclusion compares at its player count (every seat's or bot's win rate, or
+    """The metrics a conclusion compares at its player count (every player's or bot's win rate, or
     the thresholded metric) and the threshold, if any."""
     present = list(dict.fromkeys(points.loc[points["n_players"] == conclusion.n_players, "metric"]))
     if conclusion.kind == "best_seat":
-        return [metric for metric in present if re.fullmatch(r"seat_\d+_win_rate", metric)], None
+        return [metric for metric in present if players.is_player_win_rate(metric)], None
     if conclusion.kind == "strongest_bot":
         return [metric for metric in present if metric.startswith("bot_win_rate:")], None
     return ([conclusion.metric] if conclusion.metric in present else []), conclusion.threshold
@@ -475,9 +475,10 @@ def method_paragraphs(settings: SensitivitySettings, points: pd.DataFrame) -> li
         f"screening points). Each input that matters for some conclusion was walked one at a time over its range "
         f"({method.oat_levels or 'a few'} values, or every option), the other inputs at their printed values: "
         f"{oat} more points.",
-        "Verdicts: a conclusion is stated at the printed data and scored at every point by its margin (a best seat "
-        "or strongest bot: its win rate minus the best other's; a threshold: the metric's distance from it on the "
-        "printed side), so it holds where the score is positive. Robust: it holds at every point played. Fragile: "
+        "Verdicts: a conclusion is stated at the printed data and scored at every point by its margin (the player "
+        "who wins most or the strongest bot: its win rate minus the best other's; a threshold: the metric's "
+        "distance from it on the printed side), so it holds where the score is positive. Robust: it holds at every "
+        "point played. Fragile: "
         "it fails at some point; the report names the one-at-a-time input and value nearest the printed data "
         "where it fails (the nearest flip), with the score there. Within the noise: the score's 95% interval at "
         "that flip reaches 0, so more games could reverse the failure.",

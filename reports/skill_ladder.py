@@ -16,10 +16,11 @@ with the bots' table names (``config.skill_ladder``). From the standard seat fra
   stronger level is better (its interval lies above 50%), not significantly different, or worse;
 - **findings level by level**: the report's headline findings recomputed on each level's mirror
   games alone: the seat advantage per player count (chi-square of win credits by turn-order
-  position, as the report's seat section, and which seat is best) and the ranking of the bots
+  position, as the report's seat section, and which player in turn order wins most: "the first
+  player", reports.players) and the ranking of the bots
   (the Bradley-Terry ratings of all games against the declared order of the levels; within a
   level of several bots, the strongest of its mirror games). A finding *holds* for a level when
-  its mirror games show it too: the same seat best and the test significant (or, for "no
+  its mirror games show it too: the same player best and the test significant (or, for "no
   significant seat advantage", not significant either).
 
 Every group-by runs on slices of game indices (:func:`reports.metrics_common.sum_batches`), so
@@ -36,6 +37,7 @@ import polars as pl
 
 from reports import metrics_common as mc
 from reports import plots, stats
+from reports.players import player_words, sentence_start
 from reports.rundir import GAME_RANGE
 
 SIGNIFICANCE = 0.05
@@ -236,10 +238,10 @@ def holds(overall, test) -> tuple[bool, str]:
             return True, ""
         if not significant:
             return False, f"not significant, {p_words(test.p_value)}, {games}"
-        return False, f"seat {test.best_position} is best there, {pct(test.best_rate)}, {games}"
+        return False, f"{player_words(test.best_position)} wins most there, {pct(test.best_rate)}, {games}"
     if not significant:
         return True, ""
-    return False, f"seat {test.best_position} wins {pct(test.best_rate)}, {p_words(test.p_value)}, {games}"
+    return False, f"{player_words(test.best_position)} wins {pct(test.best_rate)}, {p_words(test.p_value)}, {games}"
 
 
 def seat_finding_sentences(overall_tests: pd.DataFrame, mirror_tests: pd.DataFrame, ladder: Ladder) -> list[str]:
@@ -249,8 +251,8 @@ def seat_finding_sentences(overall_tests: pd.DataFrame, mirror_tests: pd.DataFra
         tests = {row.level: row for row in mirror_tests[mirror_tests["n_players"] == overall.n_players].itertuples()}
         fair = 1 / overall.n_players
         if overall.p_value < SIGNIFICANCE:
-            finding = (f"Seat {overall.best_position}'s advantage at {overall.n_players} players (it wins "
-                       f"{pct(overall.best_rate)} of all the run's games, fair share {pct(fair)}, "
+            finding = (f"{sentence_start(player_words(overall.best_position))}'s advantage at {overall.n_players} "
+                       f"players (it wins {pct(overall.best_rate)} of all the run's games, fair share {pct(fair)}, "
                        f"{p_words(overall.p_value)})")
         else:
             finding = (f"No significant seat advantage at {overall.n_players} players over all the run's games "
@@ -404,15 +406,16 @@ def ladder_section(ctx, ladder: Ladder):
         figure = plots.bars_with_intervals(
             seats, "level", "win_rate", "win_rate_low", "win_rate_high", hue="players",
             reference={f"{n} players": 1 / n for n in seats["n_players"].unique()},
-            xlabel="skill level (mirror games)", ylabel="win rate of the run's best seat (%)")
+            xlabel="skill level (mirror games)", ylabel="win rate of the run's best player (%)")
         table = result.mirror_tests.merge(result.overall_tests[["n_players", "best_position", "p_value"]]
                                           .rename(columns={"best_position": "run_best_position", "p_value": "run_p_value"}),
                                           on="n_players")
         section.figures.append(ctx.store.add(
             "skill_ladder_seat_advantage", "Seat advantage at each skill level", figure, table,
-            "Win rate, in each level's mirror games, of the seat that is best over all the run's games, per player "
-            "count (dashed: fair share), 95% Wilson intervals; the table gives each level's chi-square test and best "
-            "seat.", ctx.n_games, table_rows=30))
+            "Win rate, in each level's mirror games, of the player (by place in the turn order) who wins most over "
+            "all the run's games, per player count (dashed: fair share), 95% Wilson intervals; the table gives each "
+            "level's chi-square test and best turn-order position (0 = the start player).", ctx.n_games,
+            table_rows=30))
     return section
 
 

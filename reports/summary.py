@@ -7,7 +7,9 @@ the HTML report. A win shared by k seats counts 1/k to each, so win rates add up
 - ``by_bot``: per player count and bot: games, win rate with Wilson interval, its fair share
   (1/players), mean score difference to the other seats with a normal interval, and how many
   more games would resolve the gap to the fair share (and a difference of ``difference``);
-- ``by_seat``: per player count and seat (first-player advantage);
+- ``by_seat``: per player count and place in the turn order (``position``: 0 = the first player,
+  from the seats table's ``start_position``; a table without it has seat 0 start every game), so
+  a drawn start player does not hide the first player's advantage;
 - ``by_matchup``: per player count, match-up and bot (experiments only);
 - ``ratings``: Bradley-Terry strengths from every pair of seats of every game
   (``reports.metrics_common.pairwise_results``, shared with the report).
@@ -60,7 +62,7 @@ def check_run_directory(run_dir: Path) -> dict:
 
 
 def seat_outcomes(run_dir: Path) -> pl.LazyFrame:
-    """One row per game and seat: n_players, seat, bot, score, win share, score difference to
+    """One row per game and seat: n_players, seat, its place in the turn order, bot, score, win share, score difference to
     the mean of the other seats, and matchup when the run is an experiment."""
     # labelled columns (bot, matchup: dictionaries in Parquet) as plain strings for pandas
     seats = pl.scan_parquet(results.table_path(run_dir, "seats")).with_columns(cs.categorical().cast(pl.String))
@@ -71,7 +73,9 @@ def seat_outcomes(run_dir: Path) -> pl.LazyFrame:
         raise ConfigError(f"{run_dir}: seats.parquet lacks the score, bot or winner columns")
     game_names = games.collect_schema().names()
     game_columns = ["game_index", "n_players"] + (["matchup"] if "matchup" in game_names else [])
-    frame = (seats.select("game_index", "seat", "bot", "score", pl.col(win_column).cast(pl.Float64).alias("won"))
+    position = pl.col("start_position") if "start_position" in seat_names else pl.col("seat")
+    frame = (seats.select("game_index", "seat", position.alias("position"), "bot", "score",
+                          pl.col(win_column).cast(pl.Float64).alias("won"))
              .join(games.select(game_columns), on="game_index", how="left"))
     if "matchup" not in game_names:
         frame = frame.with_columns(pl.lit("(all)").alias("matchup"))
@@ -119,7 +123,7 @@ def summarise(run_dir: str | Path, difference: float = DEFAULT_DIFFERENCE) -> Ru
     manifest = check_run_directory(run_dir)
     outcomes = seat_outcomes(run_dir)
     by_bot = add_games_needed(rate_table(outcomes, ["n_players", "bot"]), difference)
-    by_seat = rate_table(outcomes, ["n_players", "seat"])
+    by_seat = rate_table(outcomes, ["n_players", "position"])
     by_matchup = rate_table(outcomes, ["n_players", "matchup", "bot"])
     summary = RunSummary(game=manifest["config"].get("game", "?"), n_games=int(manifest["config"]["n_games"]),
                          by_bot=by_bot, by_seat=by_seat, by_matchup=by_matchup,

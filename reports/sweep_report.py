@@ -346,7 +346,7 @@ def target_status(table: pd.DataFrame, targets: list[dict]) -> pd.DataFrame:
     every matching row's interval lies inside the target's band, "may meet" when every estimate
     does but some interval reaches out, "misses" when some estimate lies outside ("not measured"
     when the cell has no finite estimate for it). A target's metric may be an fnmatch pattern
-    (``seat_*_win_rate``); players / pool null means all; ``fair_share_within: t`` is the band
+    (``*_player_win_rate``); players / pool null means all; ``fair_share_within: t`` is the band
     1/n ± t. A cell of another pool than the target's is left out of that target."""
     records = []
     cells = table[["cell", "pool"]].drop_duplicates("cell")
@@ -428,7 +428,7 @@ def significance_clause(rows: pd.DataFrame, dimension: Dimension, digits: int) -
 
 def movement_sentence(rows: pd.DataFrame, fixed: dict, dimension: Dimension, settings: SweepSettings,
                       n_players: int, pool: str) -> str:
-    """"At 2 players, as the assassin's own cubes go from 1 to 4, seat 1's win rate falls from
+    """"At 2 players, as the assassin's own cubes go from 1 to 4, the first player's win rate falls from
     58.1% [56.0, 60.2] to 51.3% [49.1, 53.5]; printed (3): 53.4%. Paired with the printed cell, ..."."""
     digits = digits_for(rows)
     label = rows["metric_label"].iloc[0]

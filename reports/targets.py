@@ -1,15 +1,15 @@
 """Balance targets: the band a metric must lie in, and how far an estimate misses it.
 
 A target (a sweep's or a rule tuning's ``targets:``) names a metric, or an fnmatch pattern of
-metrics (``seat_*_win_rate``: every seat), optionally some player counts and a pool, and one band:
-``at_least`` and/or ``at_most``, ``between: [low, high]``, or ``fair_share_within: t`` (within t
-of 1 / n_players, the fair share of a seat or of a bot in mirror games). A *change target* bounds
-instead how far a metric moves from the printed rules: ``change_at_least`` and/or
-``change_at_most``, or ``change_within: t`` (at most t either way; "keep the median game length
-within 2 turns of the printed game's"). It is judged on the paired difference from the printed
-cell on common random numbers (the row's ``difference``, ``difference_low``,
-``difference_high``), which is far tighter than two separate intervals; the printed cell's own
-change is 0.
+metrics (``*_player_win_rate``: every player's win rate, reports.players), optionally some player
+counts and a pool, and one band: ``at_least`` and/or ``at_most``, ``between: [low, high]``, or
+``fair_share_within: t`` (within t of 1 / n_players, the fair share of a player or of a bot in
+mirror games). A *change target* bounds instead how far a metric moves from the printed rules:
+``change_at_least`` and/or ``change_at_most``, or ``change_within: t`` (at most t either way;
+"keep the median game length within 2 turns of the printed game's"). It is judged on the paired
+difference from the printed cell on common random numbers (the row's ``difference``,
+``difference_low``, ``difference_high``), which is far tighter than two separate intervals; the
+printed cell's own change is 0.
 
 A set of estimates (one row per metric and player count, with its interval) *meets* a target
 when every matching row's whole interval lies inside the band, *may meet* it when every
@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from fnmatch import fnmatch
 from typing import Iterable, Mapping
+
+from reports import players
 
 MEETS, MAY_MEET, MISSES, NOT_MEASURED = "meets", "may meet", "misses", "not measured"
 # a set of rows has its worst row's status: one estimate outside the band is a miss
@@ -50,6 +52,36 @@ def change_band(target: Mapping) -> tuple[float, float]:
         within = abs(float(target["change_within"]))
         lowest, highest = max(lowest, -within), min(highest, within)
     return lowest, highest
+
+
+BOUND_KEYS = ("at_least", "at_most", "between", "change_at_least", "change_at_most")
+# (lower, upper) bound keys that together give an empty band when the lower exceeds the upper
+BOUND_PAIRS = (("at_least", "at_most"), ("change_at_least", "change_at_most"))
+
+
+def bound_problem(target: Mapping) -> tuple[str, str] | None:
+    """(key, "expected ..., found ...") for a target whose band can hold no value: a bound that
+    is not a number (NaN), or a lower bound above its upper bound (``at_least: 0.6, at_most:
+    0.4``, likewise ``change_at_least`` above ``change_at_most``); None for a usable band.
+    (``between`` is read either way round: band() sorts it.) A metric of an earlier name
+    (``seat_1_win_rate``, ``seat_*_win_rate``) is refused first, naming the new one (the one
+    check every sweep's and tuning's target passes before its metric is looked up)."""
+    renamed = players.old_name_problem(str(target.get("metric") or ""))
+    if renamed is not None:
+        return "metric", renamed
+    for key in BOUND_KEYS:
+        given = target.get(key)
+        bounds = {key: given} if key != "between" else {f"between.{number}": bound
+                                                         for number, bound in enumerate(given or ())}
+        for where, bound in bounds.items():
+            if bound is not None and math.isnan(float(bound)):
+                return where, f"expected a number, found {bound!r}"
+    for lower, upper in BOUND_PAIRS:
+        if target.get(lower) is not None and target.get(upper) is not None \
+                and float(target[lower]) > float(target[upper]):
+            return upper, (f"expected {lower} <= {upper}, found {lower} {float(target[lower]):g} and "
+                           f"{upper} {float(target[upper]):g} (no value lies in that band)")
+    return None
 
 
 def judged_estimate(row: Mapping, target: Mapping) -> tuple[float, float, float]:

@@ -6,6 +6,7 @@ import math
 from rich.console import Console
 from rich.table import Table
 
+from reports.players import ordinal
 from reports.summary import RunSummary
 
 
@@ -53,10 +54,10 @@ def bot_table(summary: RunSummary) -> Table:
 
 
 def seat_table(summary: RunSummary) -> Table:
-    table = new_table("Per seat (seat 0 starts; seats are 0-based as in the tables): win rate [95% interval]",
-                      ("players", "seat", "games", "win rate", "fair", "mean score"))
+    table = new_table("Per player in turn order: win rate [95% interval]",
+                      ("players", "player", "games", "win rate", "fair", "mean score"))
     for row in summary.by_seat.itertuples():
-        table.add_row(str(row.n_players), str(row.seat), f"{row.games:,}",
+        table.add_row(str(row.n_players), ordinal(int(row.position)), f"{row.games:,}",
                       rate_with_interval(row.win_rate, row.win_low, row.win_high),
                       f"{100 * row.fair_share:.1f}%", f"{row.mean_score:.2f}")
     return table

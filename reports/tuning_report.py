@@ -251,7 +251,7 @@ def worst_row(rows: pd.DataFrame, target: dict):
         lowest, highest = row_band(row, target)
         value, low, high = judged(row, target)
         status = targets_module.row_status(value, low, high, (lowest, highest))
-        # rounded: two seats equally far from a fair share (59.1% and 40.9%) tie, and the first is shown
+        # rounded: two players equally far from a fair share (59.1% and 40.9%) tie, and the first is shown
         outside = round(targets_module.distance_outside(value, lowest, highest), 9)
         reach = round(max(lowest - low, high - highest), 9)
         return STATUS_SEVERITY[status], outside, reach
@@ -267,7 +267,7 @@ def judged(row, target: dict) -> tuple[float, float, float]:
 
 
 def estimate_clause(row, target: dict, several_counts: bool) -> str:
-    """``seat 1's win rate 50.2% [49.4, 51.0] (target 49-51%)`` (and the player count if several);
+    """``the first player's win rate 50.2% [49.4, 51.0] (target 49-51%)`` (and the player count if several);
     for a change target ``the median game length 64 turns [63, 65], +1.0 turns [0.0, 2.0] from the
     printed rules (target within ±2 turns)``."""
     digits = digits_for(pd.DataFrame([row._asdict()]))
@@ -330,8 +330,8 @@ def verdict_words(candidate: Recommended, unit: str) -> str:
 
 
 def best_sentence(candidate: Recommended, settings: TuningSettings, estimates: pd.DataFrame) -> str:
-    """"Setting start gold 5 → 3 meets every target on 16,000 fresh games per match-up: seat 1's
-    win rate 50.2% [49.4, 51.0] (target 49-51%); the printed rules miss by 8.1 points."""
+    """"Setting start gold 5 → 3 meets every target on 16,000 fresh games per match-up: the first
+    player's win rate 50.2% [49.4, 51.0] (target 49-51%); the printed rules miss by 8.1 points."""
     unit = miss_unit(estimates)
     changes = change_words(candidate.values, settings)
     subject = f"Setting {changes}" if changes else "Keeping the printed rules (no change)"

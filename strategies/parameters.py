@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.engine import BotSeat, ConfigError
+from sim.core.yaml_files import found_text
 
 
 @dataclass(frozen=True)
@@ -48,13 +49,13 @@ def parameter_vector(parameters: tuple[Parameter, ...], overrides: dict | None, 
         parameter = parameters[index[key]]
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"{where}.{key}: expected a number in {parameter.low:g}..{parameter.high:g}, "
-                              f"found {value!r}")
+                              f"found {found_text(value)}")
         if parameter.integer and float(value) != int(value):
             raise ConfigError(f"{where}.{key}: expected a whole number in {parameter.low:g}..{parameter.high:g}, "
-                              f"found {value!r}")
+                              f"found {found_text(value)}")
         if not parameter.low <= float(value) <= parameter.high:
             raise ConfigError(f"{where}.{key}: expected a value in {parameter.low:g}..{parameter.high:g}, "
-                              f"found {value!r}")
+                              f"found {found_text(value)}")
         vector[index[key]] = float(value)
     return vector
 

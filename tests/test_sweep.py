@@ -34,7 +34,7 @@ GRID = [{"path": "start_gold", "values": [4, 5]},
 @pytest.fixture(scope="module")
 def swept(tmp_path_factory):
     folder = tmp_path_factory.mktemp("sweep")
-    plan = sweep.plan_sweep(write_sweep(folder, GRID, targets=[{"metric": "seat_*_win_rate", "fair_share_within": 0.5}]))
+    plan = sweep.plan_sweep(write_sweep(folder, GRID, targets=[{"metric": "*_player_win_rate", "fair_share_within": 0.5}]))
     return plan, sweep.run_sweep(plan, log=lambda message: None, progress=False)
 
 
@@ -78,7 +78,7 @@ def test_the_sweep_table_has_every_cell_metric_and_a_paired_difference_from_the_
     assert {"cell", "pool", "start_gold", "strict_supplies", "metric", "n_players", "value", "low", "high",
             "games"} <= set(table.columns)
     assert table["start_gold"].dtype == pl.Float64 and table["strict_supplies"].dtype == pl.String
-    win = table.filter(pl.col("metric") == "seat_1_win_rate").sort("cell")
+    win = table.filter(pl.col("metric") == "first_player_win_rate").sort("cell")
     assert win["games"].to_list() == [GAMES] * 4
     assert (win["low"] <= win["value"]).all() and (win["value"] <= win["high"]).all()
     reference = win.filter(pl.col("cell") == "cell-002")

@@ -55,7 +55,7 @@ def test_the_tuned_bot_is_reproducible_from_its_study(tuned):
 def test_another_plan_in_the_same_study_is_refused(tuned):
     plan, _ = tuned
     other = tune_bot.plan_tuning("louis-xiv", 2, ["random"], 16 * 60, plan.out_dir, games_per_trial=60, seed=6)
-    with pytest.raises(Exception, match="another plan"):
+    with pytest.raises(Exception, match="holds another bot tuning \\(key 'seed': 5 in the study, 6 now\\)"):
         tune_bot.tune(other, log=lambda message: None, progress=False)
 
 

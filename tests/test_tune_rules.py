@@ -28,7 +28,7 @@ def write_tuning(folder: Path, **changes) -> Path:
     record = {"name": "seat_balance", "experiment": str(write_experiment(folder)),
               "space": [{"path": "start_gold", "range": {"from": 0, "to": 8, "step": 1}},
                         {"path": "points_per_mission", "range": {"from": 3, "to": 7, "step": 1}}],
-              "targets": [{"metric": "seat_1_win_rate", "between": [0.49, 0.51]}],
+              "targets": [{"metric": "first_player_win_rate", "between": [0.49, 0.51]}],
               "trials": 40, "rungs": [2000, 8000], "sampler": "tpe", "seed": 1, "top": 2, "out": str(folder / "tuning")}
     record.update(changes)
     path = folder / "seat_balance.yaml"
@@ -37,7 +37,7 @@ def write_tuning(folder: Path, **changes) -> Path:
 
 
 class SyntheticGame:
-    """Seat 1 wins 50% + 4 points per gold above 3, whatever the mission points, measured with the
+    """The first player wins 50% + 4 points per gold above 3, whatever the mission points, measured with the
     noise of ``games`` games (seeded by the games played and the gold): its optimum is start_gold 3
     (miss 0) with the printed 5 mission points, the smallest change from the printed rules (5 gold,
     5 points) that meets the target."""
@@ -51,8 +51,9 @@ class SyntheticGame:
         noise = np.random.default_rng([first_game, games, values["start_gold"]])
         standard_error = 0.5 / math.sqrt(games)
         value = truth + noise.normal(0.0, standard_error)
-        return [{"metric": "seat_1_win_rate", "metric_label": "seat 1's win rate", "unit": "rate", "n_players": 2,
-                 "value": value, "low": value - 2 * standard_error, "high": value + 2 * standard_error, "games": games}]
+        return [{"metric": "first_player_win_rate", "metric_label": "the first player's win rate", "unit": "rate",
+                 "n_players": 2, "value": value, "low": value - 2 * standard_error,
+                 "high": value + 2 * standard_error, "games": games}]
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,7 @@ def test_tuning_finds_the_smallest_change_that_meets_the_target(tuned):
     assert best["values"] == {"start_gold": 3.0, "points_per_mission": 5.0}
     assert best["fresh_miss"] == 0.0 and best["targets"][0]["status"] in ("meets", "may meet")
     assert best["change"] == pytest.approx(2 / 8)
-    assert record["recommended"][0]["fresh_miss"] > 6.0     # printed: seat 1 wins about 58%
+    assert record["recommended"][0]["fresh_miss"] > 6.0     # printed: the first player wins about 58%
 
 
 def test_the_recommended_candidates_are_re_evaluated_on_fresh_games(tuned):
@@ -112,7 +113,7 @@ def test_a_tuning_resumes_from_its_study_and_refuses_another_plan(tuned, tmp_pat
     assert all(call[3].startswith("fresh-") for call in game.calls[before:])     # no trial played again
     other = tune_rules.plan_tuning(write_tuning(tmp_path, rungs=[500, 8000]), out_dir=plan.out_dir)
     other.evaluator = SyntheticGame()
-    with pytest.raises(ConfigError, match="another plan"):
+    with pytest.raises(ConfigError, match="holds another tuning \\(key 'experiment_file'"):
         tune_rules.tune(other, log=lambda message: None, progress=False, report=False)
 
 
@@ -156,7 +157,7 @@ def test_a_change_target_is_judged_on_the_paired_change_from_the_printed_rules_p
     target = {"metric": "winning_score", "change_within": 2, "label": "the winner's score within 2 points"}
     path = write_tuning(tmp_path, trials=4, rungs=[20], top=1, fresh_games_per_matchup=40,
                         space=[{"path": "start_gold", "range": {"from": 4, "to": 6, "step": 1}}],
-                        targets=[{"metric": "seat_1_win_rate", "between": [0.49, 0.51]}, target])
+                        targets=[{"metric": "first_player_win_rate", "between": [0.49, 0.51]}, target])
     plan = tune_rules.plan_tuning(path)
     tune_rules.tune(plan, log=lambda message: None, progress=False)
     cells = plan.out_dir / "cells"
@@ -187,7 +188,11 @@ def test_a_change_target_is_judged_on_the_paired_change_from_the_printed_rules_p
 @pytest.mark.parametrize("changes, message", [
     ({"rungs": [400, 100]}, "rising"),
     ({"space": [{"path": "start_gol", "range": {"from": 0, "to": 8, "step": 1}}]}, "unknown key 'start_gol'"),
-    ({"targets": [{"metric": "seat_7_win_rate", "at_least": 0.1}]}, "targets.0.metric"),
+    ({"targets": [{"metric": "third_player_win_rate", "at_least": 0.1}]}, "targets.0.metric"),   # 2 players
+    ({"targets": [{"metric": "seat_1_win_rate", "at_least": 0.1}]},
+     "key 'targets.0.metric': seat_1_win_rate is now first_player_win_rate (players are named by turn order)"),
+    ({"targets": [{"metric": "seat_*_win_rate", "fair_share_within": 0.01}]},
+     "key 'targets.0.metric': seat_*_win_rate is now *_player_win_rate (players are named by turn order)"),
     ({"space": [{"path": "start_gold"}]}, "either range"),
     ({"space": [{"path": "start_gold", "range": {"from": -2, "to": 5, "step": 1}}]}, "start_gold = -2"),
     ({"targets": [{"metric": "game_length_median", "change_within": 2, "at_most": 70}]}, "expected one band"),

@@ -21,6 +21,7 @@ from pathlib import Path
 from sim.core import results
 from sim.core.run_manifest import MANIFEST_NAME
 from sim.core.engine import ConfigError
+from sim.core.locking import LOCK_NAME
 
 WRITING = "writing"
 DONE = "done"
@@ -38,15 +39,15 @@ def refuse_unsafe_out(out_dir: Path) -> None:
         raise ConfigError(f"--out {out_dir}: expected a run directory, found a file")
 
 
-def refuse_foreign_files(out_dir: Path) -> None:
-    """A directory without a courtsim run.yaml must be empty: courtsim writes nothing beside a
-    user's files it could later mistake for its own."""
+def refuse_foreign_files(out_dir: Path, what: str = "a courtsim run") -> None:
+    """A directory without a courtsim run.yaml (or study.yaml) must be empty, its lock file
+    aside: courtsim writes nothing beside a user's files it could later mistake for its own."""
     if not Path(out_dir).is_dir():
         return
-    names = sorted(path.name for path in Path(out_dir).iterdir())
+    names = sorted(path.name for path in Path(out_dir).iterdir() if path.name != LOCK_NAME)
     if names:
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-        raise ConfigError(f"{out_dir} holds files that are not a courtsim run ({shown}); "
+        raise ConfigError(f"{out_dir} holds files that are not {what} ({shown}); "
                           "expected an empty or new directory for --out")
 
 

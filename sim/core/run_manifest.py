@@ -37,7 +37,7 @@ import yaml
 
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.core.results import write_bytes_atomically
-from sim.core.yaml_files import dump_yaml
+from sim.core.yaml_files import dump_yaml, load_yaml_file
 
 MANIFEST_NAME = "run.yaml"
 FORMAT = 2
@@ -153,13 +153,13 @@ def short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def describe_difference(old: dict, new: dict) -> str:
-    """``key 'a.b': 5 in the run, 6 now`` for the first key that differs."""
+def describe_difference(old: dict, new: dict, where: str = "the run") -> str:
+    """``key 'a.b': 5 in the run, 6 now`` for the first key that differs (``where`` names the old)."""
     found = first_difference(to_plain(old), to_plain(new))
     if found is None:
         return "no key (same configuration)"
     key, old_value, new_value = found
-    return f"key '{key}': {short(old_value)} in the run, {short(new_value)} now"
+    return f"key '{key}': {short(old_value)} in {where}, {short(new_value)} now"
 
 
 def manifest_path(out_dir: Path) -> Path:
@@ -168,19 +168,24 @@ def manifest_path(out_dir: Path) -> Path:
 
 def read_manifest(out_dir: Path) -> dict | None:
     """The courtsim-written run.yaml of ``out_dir``; None if there is none; NotACourtsimRun if
-    the file is not one (unreadable, hand-made, edited, or from a courtsim without hashes)."""
+    the file is not one (unreadable, hand-made, edited, or from a courtsim without hashes or of
+    another format). ``simulate``/``run`` (resume, overwrite) and ``summary``/``report`` all read
+    a run.yaml through here, so a file one of them refuses the others refuse alike."""
     path = manifest_path(out_dir)
     if not path.exists():
         return None
     try:
-        manifest = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as error:
-        raise NotACourtsimRun(f"{path} is not a readable courtsim run file ({type(error).__name__})") from None
+        manifest = load_yaml_file(path, "run")
+    except ConfigError as error:
+        problem = str(error).removeprefix(f"{path}: ")
+        raise NotACourtsimRun(f"{path} is not a readable courtsim run file ({problem})") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
         raise NotACourtsimRun(f"{path} is not a courtsim run file (no config mapping)")
     if manifest.get("courtsim_run") != FORMAT or "run_hash" not in manifest:
-        raise NotACourtsimRun(f"{path} was not written by this courtsim (no courtsim_run: {FORMAT} "
-                              "and run_hash): it cannot be resumed")
+        found = (f"courtsim_run: {short(manifest['courtsim_run'])}" if "courtsim_run" in manifest
+                 else "no courtsim_run")
+        raise NotACourtsimRun(f"{path} was not written by this courtsim (expected courtsim_run: {FORMAT} "
+                              f"and a run_hash, found {found}{'' if 'run_hash' in manifest else ' and no run_hash'})")
     if manifest["run_hash"] != content_hash(manifest["config"]):
         raise NotACourtsimRun(f"{path} was edited after courtsim wrote it (its run_hash does not match "
                               "its config)")

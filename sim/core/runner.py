@@ -33,7 +33,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-from sim.core import cluster, results, run_directory
+from sim.core import cluster, locking, results, run_directory
 from sim.core import run_manifest as manifests
 from sim.core.arguments import check_game_count, check_jobs
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
@@ -306,6 +306,17 @@ def run_cells(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int
     for cell in cells:
         check_arguments(engine, cell.n_players, list(cell.bots), seed, cell.n_games, jobs, chunk_size)
     check_plan_size(cells, chunk_size)
+    run_directory.refuse_unsafe_out(out_dir)
+    with locking.exclusive(out_dir, "courtsim run"):     # one writer per directory (sim.core.locking)
+        return run_cells_locked(engine, setup, cells, seed, out_dir, config, jobs, chunk_size, progress, resume,
+                                overwrite, log, provenance, started_at, started)
+
+
+def run_cells_locked(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int, out_dir: Path,
+                     config: dict, jobs: int, chunk_size: int, progress: bool, resume: bool, overwrite: bool,
+                     log: Callable[[str], None], provenance: dict | None, started_at: str,
+                     started: float) -> RunResult:
+    """:func:`run_cells` once the directory's lock is held."""
     manifest = open_run_directory(out_dir, config, overwrite)
     ensure_writable(out_dir)
     chunks = plan_cell_chunks(cells, chunk_size)

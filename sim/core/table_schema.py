@@ -182,8 +182,11 @@ def seat_columns() -> tuple[Column, ...]:
     )
 
 
-def score_after_round_columns(n_rounds: int, when: str) -> tuple[Column, ...]:
-    return tuple(Column(f"score_after_round_{round_number}", "int32", f"score {when} of round {round_number}")
+def score_after_round_columns(n_rounds: int, when: str, last: str = "") -> tuple[Column, ...]:
+    """``score_after_round_<r>``; ``last`` is appended to the last round's meaning (how that
+    standing differs from the final ``score``)."""
+    return tuple(Column(f"score_after_round_{round_number}", "int32",
+                        f"score {when} of round {round_number}" + (last if round_number == n_rounds else ""))
                  for round_number in range(1, n_rounds + 1))
 
 

@@ -7,6 +7,7 @@ A variant file (``configs/variants/<game folder>/<name>.yaml``)::
     description: Keep the 12-point all-ranks token with two players, so ...   # the rationale
     label: Keeping the 12-point token   # optional: the change in a few words, for headlines
     extends: other_variant          # optional: its overrides first, this file's on top
+                                    # (a name, or a file relative to this file's folder)
     set:                            # overrides of the game file, by path
       large_tokens.two_players: [16, 12, 8]
       courtiers.Colbert.side_b.value: 4
@@ -111,12 +112,17 @@ def library_names(game: str) -> list[str]:
 
 
 def find_variant(name_or_path: str, game: str | None = None, near: Path | None = None) -> Path:
-    """A variant file: a path as given, else ``<near>/<name>.yaml`` (an ``extends`` beside its
-    file), else the library file of ``game`` (or of the one game that has that name)."""
+    """A variant file: a path as given (with ``near``, the folder of the file that names it, a
+    relative path is taken from that folder, as an ``extends`` means it), else
+    ``<near>/<name>.yaml`` (an ``extends`` beside its file), else the library file of ``game``
+    (or of the one game that has that name)."""
     if looks_like_path(name_or_path):
         path = Path(name_or_path)
+        if near is not None and not path.is_absolute():
+            path = near / path
         if not path.is_file():
-            raise ConfigError(f"variant file {name_or_path} does not exist")
+            relative = f" ({name_or_path} from the folder {near} of the file naming it)" if path != Path(name_or_path) else ""
+            raise ConfigError(f"variant file {path} does not exist{relative}")
         return path
     if near is not None and (near / f"{name_or_path}.yaml").is_file():
         return near / f"{name_or_path}.yaml"

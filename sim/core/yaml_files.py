@@ -10,6 +10,7 @@ YAML syntax error) into the one-line ``ConfigError`` the CLI prints.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -40,23 +41,39 @@ def dump_yaml(value, **options) -> str:
     return yaml.dump(value, Dumper=SafeDumper, **options)
 
 
-class UniqueKeyLoader(SafeLoader):
-    """PyYAML's safe loader, refusing a mapping that repeats a key (naming it and its line)."""
+MERGE_TAG = "tag:yaml.org,2002:merge"
 
-    def construct_mapping(self, node, deep=False):
-        if isinstance(node, yaml.MappingNode):
-            self.flatten_mapping(node)
-            seen: dict = {}
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=True)
-                try:
-                    first_line = seen.setdefault(key, key_node.start_mark.line + 1)
-                except TypeError:
-                    continue  # an unhashable key: construct_mapping names that problem itself
-                if first_line != key_node.start_mark.line + 1:
-                    raise DuplicateKeyError(f"key {key!r} appears twice (lines {first_line} and "
-                                            f"{key_node.start_mark.line + 1}); expected each key once")
-        return super().construct_mapping(node, deep)
+
+class UniqueKeyLoader(SafeLoader):
+    """PyYAML's safe loader, refusing a mapping that repeats a key (naming it and its line).
+
+    Only the keys written in the mapping itself count: a merge key (``<<: *base``) brings in keys
+    that the mapping's own keys may override (``{<<: *base, markers: 6}``), as YAML defines it.
+    So each mapping's keys are checked as written, before PyYAML merges (flattens) them in; a
+    mapping merged into another is flattened first, so it is checked there, once."""
+
+    def flatten_mapping(self, node):
+        if not getattr(node, "courtsim_keys_checked", False):
+            self.check_keys_written_once(node)
+            node.courtsim_keys_checked = True
+        super().flatten_mapping(node)
+
+    def check_keys_written_once(self, node) -> None:
+        seen: dict = {}
+        for key_node, _ in node.value:
+            if key_node.tag == MERGE_TAG:
+                continue  # the merged mappings' keys: checked where they are written
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            try:
+                first_line = seen.get(key)
+            except TypeError:
+                continue  # an unhashable key: construct_mapping names that problem itself
+            if first_line is None:
+                seen[key] = line
+                continue
+            where = f"twice on line {line}" if first_line == line else f"lines {first_line} and {line}"
+            raise DuplicateKeyError(f"key {shown(repr(key), 80)} appears twice ({where}); expected each key once")
 
 
 def decode_text(path: Path, data: bytes) -> str:
@@ -119,7 +136,7 @@ def load_yaml_file(path: Path | str, what: str):
     except yaml.YAMLError as error:
         if "maximum nesting depth" in str(error):   # libyaml's own limit (the Python parser recurses)
             raise ConfigError(f"{path}: expected {what} settings, found YAML nested too deeply to read") from None
-        raise ConfigError(f"{path}: not valid YAML: {' '.join(str(error).split())}") from None
+        raise ConfigError(f"{path}: not valid YAML: {shown(str(error), 2 * SHOWN_LIMIT)}") from None
     except RecursionError:
         raise ConfigError(f"{path}: expected {what} settings, found YAML nested too deeply to read") from None
     except RecursiveAlias:
@@ -144,6 +161,30 @@ def read_yaml_mapping(path: Path, what: str) -> dict:
     return raw
 
 
+# An error line shows at most this much of any one value the user wrote (a 300,000-item list
+# in a file is named by its first characters, not printed whole).
+SHOWN_LIMIT = 200
+FOUND = re.compile(r"\bfound ")
+
+
+def shown(text: str, limit: int = SHOWN_LIMIT) -> str:
+    """``text`` on one line, cut to ``limit`` characters (``...`` marks the cut)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def cut_found_values(message: str, limit: int = SHOWN_LIMIT) -> str:
+    """A problem's wording with the value it found (``... (found [1, 1, ...])`` or ``found X``
+    at the end) cut to ``limit`` characters, and the whole wording to a few times that."""
+    message = " ".join(message.split())
+    match = FOUND.search(message)
+    if match is not None and len(message) - match.end() > limit:
+        value = message[match.end():]
+        closing = ")" if value.endswith(")") and message[:match.start()].endswith("(") else ""
+        message = message[:match.end()] + shown(value[:len(value) - len(closing)], limit) + closing
+    return shown(message, 2 * limit)
+
+
 def found_text(found) -> str:
     """A found value as an error line shows it: a mapping named as such (never the file's content),
     anything else its repr cut to ~80 characters."""
@@ -153,17 +194,19 @@ def found_text(found) -> str:
 
 def key_error_line(path: Path | str, key: str, expected: str, found) -> str:
     """``<file>: key '<a.b>': <what was expected> (found <value>)``."""
-    return f"{path}: key '{key}': {expected} (found {found_text(found)})"
+    return f"{path}: key '{shown(key, 120)}': {cut_found_values(expected)} (found {found_text(found)})"
 
 
 def validation_error_line(path: Path | str, error: ValidationError) -> str:
-    """``<file>: key '<a.b>': <what was expected> (found <value>)`` for the first problem."""
+    """``<file>: key '<a.b>': <what was expected> (found <value>)`` for the first problem; a value
+    the message itself quotes (a model's own check: ``... (found [...])``) is cut to
+    ``SHOWN_LIMIT`` characters, so the line stays one short line whatever the file holds."""
     first = error.errors()[0]
-    message = first["msg"].removeprefix("Value error, ")
+    message = cut_found_values(first["msg"].removeprefix("Value error, "))
     if first["type"] == "extra_forbidden":
         message = "not a known key"
     # a mapping's key that fails is located as (..., key, "[key]"): named as the key itself
-    key = ".".join(str(part) for part in first["loc"] if part != "[key]")
+    key = shown(".".join(str(part) for part in first["loc"] if part != "[key]"), 120)
     if not key:
         return f"{path}: {message}"
     if first["type"] == "missing":

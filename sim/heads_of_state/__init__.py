@@ -22,7 +22,8 @@ API                    engine.py (``ENGINE``); invariants.py (checks used by pro
 =====================  ==================================================================
 
 Rule questions (rules §7.1) and where their default lives:
-* with a switch (YAML ``rules:``): Q3 ``first_turn_refresh``, Q7 ``option2_take_order``,
+* with a switch (YAML ``rules:``): §3 step 11 ``random_start_player`` (default on: the start player
+  is drawn; off: seat 0 starts every game), Q3 ``first_turn_refresh``, Q7 ``option2_take_order``,
   Q8 ``option2_refill`` (interleaved / deferred: refill_plan.py), Q9 ``mix_assassin_and_country``
   (1 assassin + 1 country card on a capital, resolved by the bag draw: betrayal.py),
   Q14 ``courtesan_only_for_missing``, Q17 ``large_token_counts_noble_cards``; top-level keys:

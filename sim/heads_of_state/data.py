@@ -35,7 +35,7 @@ R_BETRAYAL_RESHUFFLE = 3          # Q26: 0 when_deck_empties, 1 when_draw_needed
 R_OPTION2_REFILL = 4              # Q8: 0 interleaved, 1 deferred
 R_OPTION2_TAKE_ORDER = 5          # Q7: 0 betrayal_first, 1 player_choice
 R_MIX_ASSASSIN_COUNTRY = 6        # Q9: 0 never mixed, 1 assassin + country card on a capital
-R_RANDOM_START_PLAYER = 7         # §3 step 11: 0 seat 0 starts, 1 a seeded random seat
+R_RANDOM_START_PLAYER = 7         # §3 step 11: 1 a seeded random seat starts (default), 0 seat 0 starts
 R_FIRST_TURN_TAKE_ONLY = 8        # Q4: 0 a first turn may raise nobles, 1 it only takes cards
 R_REVOLUTION_TAKE_LOST = 9        # Q5: 0 the interrupted take is repeated, 1 it is used up
 R_TAKE_FROM_SET_ASIDE = 10        # Q31: 0 never, 1 Option 1b's take may be a set-aside card
@@ -122,7 +122,7 @@ class Rules(_Model):
     option2_refill: str = "interleaved"
     option2_take_order: str = "betrayal_first"
     mix_assassin_and_country: StrictBool = False
-    random_start_player: StrictBool = False
+    random_start_player: StrictBool = True     # §3 step 11; false: seat 0 starts every game
     first_turn_take_only: StrictBool = False
     revolution_take_lost: StrictBool = False
     option1b_take_from_set_aside: StrictBool = False

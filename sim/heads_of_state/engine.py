@@ -200,8 +200,8 @@ class HeadsOfStateEngine:
         for table in ZERO_BASED_ROUND_TABLES:
             tables[table]["round"] = tables[table]["round"] + 1
         games, seats = tables["games"], tables["seats"]
-        # the start player (rules §3 step 11): seat 0, or the kernel's draw when it records one
-        # (rule switch random_start_player)
+        # the start player (rules §3 step 11): the kernel's draw (seat 0 with the rule switch
+        # random_start_player off); start_position is each seat's place in the turn order
         first_start_seat = games.get("first_start_seat", np.zeros(len(games["game_index"]), np.int64))
         games["first_start_seat"] = first_start_seat
         seats["start_position"] = (seats["seat"] - np.repeat(first_start_seat, n_players)) % n_players
@@ -228,6 +228,12 @@ def decode_events(events, description, bot_names=None):
     btypes = description["betrayal_types"]
     years = description["rounds"]
     tokens = description["round_tokens"]
+    display_size = description["game_data"]["display_size"]
+    bdisplay_size = description["game_data"]["betrayal_display_size"]
+
+    def slots(packed, n_slots, bits, names):
+        cards = [(packed >> (bits * slot)) & ((1 << bits) - 1) for slot in range(n_slots)]
+        return ", ".join(names[card - 1] if card else "-" for card in cards)
 
     def a_rank(r):
         name = RANK_NAMES[r]
@@ -302,6 +308,10 @@ def decode_events(events, description, bot_names=None):
             lines.append(f"   {seat(a)} noble-card majority {RANK_NAMES[b]}: +{c}")
         elif code == ev.EV_SCORE:
             lines.append(f"final score {seat(a)}: {b}")
+        elif code == ev.EV_DISPLAYS:
+            when = ("display", "new display", "display after the refill")[c]
+            lines.append(f"   {when}: {slots(a, display_size, ev.DISPLAY_BITS, chars)}; "
+                         f"betrayal display: {slots(b, bdisplay_size, ev.BETRAYAL_DISPLAY_BITS, btypes)}")
         elif code == ev.EV_GAME_END:
             winners = [seat(player) for player in range(MAX_PLAYERS) if a & (1 << player)]
             how = ("", " (noble-card tie-break)", " (shared)")[c]

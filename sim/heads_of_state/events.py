@@ -11,14 +11,14 @@ from sim.heads_of_state.state import kernel
  EV_COURTESAN, EV_HEXAGON, EV_SQUARE, EV_LARGE, EV_BTAKE_DISPLAY, EV_BTAKE_DECK, EV_BPLAY,
  EV_BAG, EV_KILL, EV_LEAVE_EMPTY, EV_DISCARD, EV_BDISCARD, EV_REVOLUTION, EV_COUNTRY,
  EV_MAJORITY, EV_GAME_END, EV_BRESHUFFLE, EV_SCORE, EV_NO_CARD, EV_TAKE_SET_ASIDE,
- EV_STARTING_POINTS, EV_DEAD_RETURN) = range(29)
+ EV_STARTING_POINTS, EV_DEAD_RETURN, EV_DISPLAYS) = range(30)
 
 # Python-side formats: (name, text with {p} seat, {a}, {b}, {c} replaced by decoded values)
 EVENT_NAMES = ("game_start", "round_start", "turn", "take_display", "take_deck", "refresh",
                "raise", "courtesan", "hexagon", "square", "large", "btake_display", "btake_deck",
                "bplay", "bag", "kill", "leave_empty", "discard", "bdiscard", "revolution",
                "country", "majority", "game_end", "breshuffle", "score", "no_noble_card",
-               "take_set_aside", "starting_points", "dead_tiles_return")
+               "take_set_aside", "starting_points", "dead_tiles_return", "displays")
 
 # counters of the chunk context. K_FORCED (row + 1, 0 = none) makes the next bot decision take that
 # row whatever the bot: a search bot replays its candidate decision on a copy of the state with it.
@@ -62,6 +62,28 @@ N_WORK_ROWS = 13
 WORK_WIDTH = 16
 
 MAX_MOVES = 512
+
+
+# EV_DISPLAYS (character display, betrayal display, when): both displays' contents, logged only in
+# trace mode (trace_displays) when the character display is dealt (round start), renewed (Option
+# 1b) or refilled (end of turn), so that a referee can check every take from a display. Slot s of
+# the character display is 4 bits at 4 s (card type + 1; 0 = empty), of the betrayal display 10
+# bits at 10 s (betrayal type + 1; 0 = empty): display sizes are at most 12 and 6 (data.py).
+DISPLAYS_DEALT, DISPLAYS_REFRESHED, DISPLAYS_REFILLED = range(3)
+DISPLAY_BITS, BETRAYAL_DISPLAY_BITS = 4, 10
+
+
+@kernel
+def trace_displays(state, context, when):
+    """Log both displays (EV_DISPLAYS). Callers test ``context.counters[K_TRACE_ON]`` first, so a
+    production run pays one compare per call site."""
+    display = 0
+    for slot in range(state.display.shape[0]):
+        display |= (state.display[slot] + 1) << (DISPLAY_BITS * slot)
+    betrayal = 0
+    for slot in range(state.bdisplay.shape[0]):
+        betrayal |= (state.bdisplay[slot] + 1) << (BETRAYAL_DISPLAY_BITS * slot)
+    trace(context.counters, context.trace, EV_DISPLAYS, display, betrayal, when)
 
 
 @kernel

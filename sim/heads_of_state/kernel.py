@@ -5,8 +5,8 @@ from numba import njit
 from sim.core.random_streams import ONE, draw_at, index_below, seed_streams, stream_key, unit_float
 from sim.heads_of_state.data import R_RANDOM_START_PLAYER
 from sim.heads_of_state.decks import build_character_decks, setup_betrayal_deck
-from sim.heads_of_state.events import (EV_GAME_END, EV_GAME_START, EV_ROUND_START, EV_SCORE,
-                                       EV_STARTING_POINTS, trace)
+from sim.heads_of_state.events import (DISPLAYS_DEALT, EV_GAME_END, EV_GAME_START, EV_ROUND_START, EV_SCORE,
+                                       EV_STARTING_POINTS, K_TRACE_ON, trace, trace_displays)
 from sim.heads_of_state.scoring import add_score, find_winners
 from sim.heads_of_state.state import (kernel, N_STATS, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, RNG_START_PLAYER,
                                       S_ACTIVE, S_GAME_INDEX, S_GAME_OVER, S_GAME_ROW, S_N_PLAYERS, S_ROUND,
@@ -23,9 +23,9 @@ MAX_TURNS = 5000   # safety net; a game has ~100-150 turns
 
 @kernel
 def choose_start_player(context, n_players, seed, game_index):
-    """§3 step 11: "choose the start player at random". Seat 0 unless the rule switch
-    random_start_player is on; then one draw of the game's own start-player source, so the
-    switch shifts no other source's draws."""
+    """§3 step 11: "choose the start player at random": one draw of the game's own start-player
+    source, so the draw shifts no other source's draws. Seat 0 with the rule switch
+    random_start_player off (its other reading)."""
     if context.rules[R_RANDOM_START_PLAYER] == 0.0:
         return 0
     key = stream_key(seed, game_index, RNG_START_PLAYER)
@@ -53,6 +53,8 @@ def setup_game(state, data, context, n_players, seed, game_index, row):
     trace(context.counters, context.trace, EV_GAME_START, n_players, game_index, seed)
     score_starting_points(state, data, context, n_players, start_seat)
     trace(context.counters, context.trace, EV_ROUND_START, 0, 0, 0)
+    if context.counters[K_TRACE_ON] != 0:
+        trace_displays(state, context, DISPLAYS_DEALT)
 
 
 @kernel

@@ -6,8 +6,8 @@ from strategies.heads_of_state.decide import D_BDISCARD, D_DISCARD, choose
 from sim.heads_of_state.data import R_DEAD_TILES_RETURN
 from sim.heads_of_state.decks import build_character_decks, refill_betrayal_display
 from sim.heads_of_state.events import (W_BEST_HEX, W_HEX_KEY, W_INFLUENCE, W_ORDER, W_TOP_RANK,
-                                       EV_BDISCARD, EV_COUNTRY, EV_DEAD_RETURN, EV_DISCARD,
-                                       EV_REVOLUTION, EV_ROUND_START, trace)
+                                       DISPLAYS_DEALT, EV_BDISCARD, EV_COUNTRY, EV_DEAD_RETURN, EV_DISCARD,
+                                       EV_REVOLUTION, EV_ROUND_START, K_TRACE_ON, trace, trace_displays)
 from sim.heads_of_state.scoring import (TB_NO_CONTEST, add_score, country_influence_as_ruled,
                                         noble_card_majorities, rank_country, tiebreak_level)
 from sim.heads_of_state.state import (kernel, STAT_DISCARD_ROUND_CHAR, S_REV_N, MAX_PLAYERS, N_CHAR_TYPES, N_COUNTRIES,
@@ -124,6 +124,8 @@ def revolution(state, data, context, step):
             state.bdiscard[state.bdisplay[slot]] += 1
             state.bdisplay[slot] = -1
     refill_betrayal_display(state, context)
+    if context.counters[K_TRACE_ON] != 0:
+        trace_displays(state, context, DISPLAYS_DEALT)
 
 
 @kernel

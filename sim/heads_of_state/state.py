@@ -6,8 +6,8 @@ structural names (ranks, countries, attributes, wild card) are checked against t
 YAML calls ``king``.
 
 The state is copyable with :func:`copy_state` (a search bot copies a state, random streams
-included, and plays it out later). Seat 0 is the start player unless the rule switch
-``random_start_player`` (rules §3 step 11) draws it; ``scal[S_START_SEAT]`` holds it.
+included, and plays it out later). The start player is drawn at random (rules §3 step 11; seat 0
+with the rule switch ``random_start_player`` off); ``scal[S_START_SEAT]`` holds it.
 """
 from collections import namedtuple
 

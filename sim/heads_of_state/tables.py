@@ -12,7 +12,7 @@ GAMES_COLUMNS = (
     + [f"turns_round{r + 1}" for r in range(N_ROUNDS)]
     + [f"round{r + 1}_end_step" for r in range(N_ROUNDS)]
     + [f"round{r + 1}_revolution_position" for r in range(N_ROUNDS)]
-    + ["first_start_seat"]   # seat of the start player (§3 step 11; 0 unless random_start_player)
+    + ["first_start_seat"]   # seat of the start player (§3 step 11: drawn; 0 with random_start_player off)
 )
 SEATS_COLUMNS = (
     ["game_index", "seat", "bot_family", "score"]
@@ -48,8 +48,8 @@ COUNTRY_COLUMNS = (
 # card_a / card_b: betrayal card types (setup.description["betrayal_types"]; card_b -1 = one card)
 # winner_tiebreak: 0 = highest score alone, 1 = decided by noble cards (kings, then archdukes ...),
 #                  2 = still tied: shared win (Q22)
-# card_type: 0 = assassin(s), 1 = single-country card(s) only, 2 = country cards with at least one
-#   double-country card, 3 = mixed: 1 assassin + 1 country card on a capital (only with the Q9 switch
+# card_type: 0 = assassin(s), 1 = single-country card(s) only, 2 = the play contains a double-country card
+#   (country cards only), 3 = mixed: 1 assassin + 1 country card on a capital (only with the Q9 switch
 #   mix_assassin_and_country; resolved by the bag draw, card_a = 0 assassin, card_b = the country card)
 # box_refilled: with the Q8 switch option2_refill = deferred it is set by the refills made after the
 #   turn's last betrayal play
@@ -57,6 +57,7 @@ COUNTRY_COLUMNS = (
 #   1 = highest rank (§6.4 level 2), 2 = hexagon values (level 3), 3 = unresolved -> seeded RNG (level 4)
 # hex_key_s{i} = sum of hex_key_base ** hexagon_value over the country's regions where seat i has a
 #   living noble; comparing keys == comparing the descending hexagon lists lexicographically (Q19).
+# influence_s{i}, top_rank_s{i}, best_hex_s{i}, hex_key_s{i}: -1 for seats i >= n_players (null in the table)
 TIEBREAK_NAMES = {-1: "no_contest", 0: "influence", 1: "highest_rank", 2: "hexagon_value",
                   3: "unresolved"}
 CARD_TYPE_NAMES = ("assassin", "single_country", "double_country", "mixed")
@@ -161,7 +162,9 @@ def table_schemas(description: dict) -> dict[str, T.TableSchema]:
         Column("game_index", "int64", "game number within the run (0-based)"),
         Column("round", "int32", "round number (1-based)"),
         Column("seat", "int32", "seat that played the card(s)"),
-        T.label_column("card_type", "kind of play (mixed: 1 assassin + 1 country card on a capital, Q9 switch "
+        T.label_column("card_type", "kind of play: assassin = assassin card(s); single_country = single-country "
+                       "card(s) only; double_country = the play contains a double-country card (alone or with "
+                       "another country card); mixed = 1 assassin + 1 country card on a capital (Q9 switch "
                        "mix_assassin_and_country)", CARD_TYPE_NAMES),
         T.label_column("card_a", "first betrayal card played", betrayal_types),
         T.label_column("card_b", "second betrayal card played", betrayal_types, missing="one card played"),
@@ -175,17 +178,23 @@ def table_schemas(description: dict) -> dict[str, T.TableSchema]:
         Column("box_refilled", "int32", "1 if the emptied box was refilled (deferred with the Q8 switch)"),
     ))
     seat_range = range(MAX_PLAYERS)
+    # the kernel writes -1 in the per-seat columns of seats beyond n_players: null, as in every table
+    ABSENT_SEAT = "seat not in this game"
     country = T.TableSchema("country_scoring", "one row per game, round and country (§6.4)", (
         Column("game_index", "int64", "game number within the run (0-based)"),
         Column("round", "int32", "round number (1-based)"),
         T.label_column("country", "the scored country", COUNTRY_NAMES),
-        *(Column(f"influence_seat_{s}", "int64", f"influence of seat {s}") for s in seat_range),
+        *(Column(f"influence_seat_{s}", "int64", f"influence of seat {s}", missing=ABSENT_SEAT)
+          for s in seat_range),
         *(T.label_column(f"top_rank_seat_{s}", f"highest living noble of seat {s}", RANK_NAMES,
-                         missing="no living noble in the country") for s in seat_range),
+                         missing=f"no living noble in the country, or {ABSENT_SEAT}") for s in seat_range),
         *(Column(f"best_hex_seat_{s}", "int64", f"highest hexagon value under a living noble of seat {s}",
-                 missing="no living noble in the country") for s in seat_range),
+                 missing=f"no living noble in the country, or {ABSENT_SEAT}") for s in seat_range),
         *(Column(f"hex_key_seat_{s}", "int64", f"sum of hex_key_base ** hexagon value over regions with a living "
-                 f"noble of seat {s} (comparing keys compares the hexagon lists, Q19)") for s in seat_range),
+                 f"noble of seat {s} (comparing keys compares the hexagon lists, Q19; 0: no living noble); with "
+                 f"the Q19 switch influence_hexagon_tiebreak = best_region it is best_hex_seat_{s}",
+                 missing=f"{ABSENT_SEAT}; with best_region also no living noble in the country")
+          for s in seat_range),
         T.seat_column("first_seat", "seat placed first", "nobody placed"),
         T.seat_column("second_seat", "seat placed second", "nobody placed"),
         Column("first_points", "int64", "points to the first place"),

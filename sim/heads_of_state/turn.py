@@ -8,8 +8,9 @@ from sim.heads_of_state.data import (R_FIRST_TURN_REFRESH, R_FIRST_TURN_TAKE_ONL
                                      R_REVOLUTION_TAKE_LOST, R_TAKE_FROM_SET_ASIDE)
 from sim.heads_of_state.decks import (betrayal_drawable, draw_betrayal_card, draw_character_card,
                                       refill_betrayal_display, return_set_aside)
-from sim.heads_of_state.events import (EV_BTAKE_DECK, EV_BTAKE_DISPLAY, EV_REFRESH, EV_TAKE_DECK,
-                                       EV_TAKE_DISPLAY, EV_TAKE_SET_ASIDE, EV_TURN, trace)
+from sim.heads_of_state.events import (DISPLAYS_REFILLED, DISPLAYS_REFRESHED, EV_BTAKE_DECK, EV_BTAKE_DISPLAY,
+                                       EV_REFRESH, EV_TAKE_DECK, EV_TAKE_DISPLAY, EV_TAKE_SET_ASIDE, EV_TURN,
+                                       K_TRACE_ON, trace, trace_displays)
 from sim.heads_of_state.nobles import can_pay, list_raises, raise_noble
 from sim.heads_of_state.round_end import discard_to_limit, revolution
 from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
@@ -126,6 +127,8 @@ def refresh_display(state, data, context, player):
     state.scal[S_DECK_N] = top
     state.scal[S_SET_ASIDE_N] = k
     trace(context.counters, context.trace, EV_REFRESH, player, 0, 0)
+    if context.counters[K_TRACE_ON] != 0:
+        trace_displays(state, context, DISPLAYS_REFRESHED)
 
 
 @kernel
@@ -250,6 +253,9 @@ def end_of_turn(state, data, context, player):
     """§4.5 in the Q1 order: set-aside back, character display refill, betrayal display refill,
     hand limits 10/4."""
     return_set_aside(state)
+    tracing = context.counters[K_TRACE_ON] != 0
+    if tracing:
+        tracing = displays_have_gaps(state)     # log the displays only if a slot is refilled
     for slot in range(state.display.shape[0]):
         if state.display[slot] < 0:
             card = draw_character_card(state)
@@ -257,10 +263,25 @@ def end_of_turn(state, data, context, player):
                 revolution(state, data, context, STEP_END_REFILL)   # the new display is complete (Q5)
                 if state.scal[S_GAME_OVER] != 0:
                     return
+                tracing = False                 # the round change logged the new displays
                 break
             state.display[slot] = card
     refill_betrayal_display(state, context)
+    if tracing:
+        trace_displays(state, context, DISPLAYS_REFILLED)
     discard_to_limit(state, data, context, player, data.hand_limit_char, data.hand_limit_betrayal, STAT_DISCARD_TURN_CHAR)
+
+
+@kernel
+def displays_have_gaps(state):
+    """An empty slot in the character or the betrayal display (trace mode: is a refill coming?)."""
+    for slot in range(state.display.shape[0]):
+        if state.display[slot] < 0:
+            return True
+    for slot in range(state.bdisplay.shape[0]):
+        if state.bdisplay[slot] < 0:
+            return True
+    return False
 
 
 @kernel

@@ -52,6 +52,7 @@ def draw_coats(state, rules, player, count, stat):
             kind = below(state.streams, C.SOURCE_COATS, state.coat_pile.shape[0])
         state.coats[player, kind] += 1
         state.stats[player, stat] += 1
+        trace_event(state, E.COAT_DRAWN, player, kind, stat, 0, 0, 0, 0)
         got += 1
     return got
 

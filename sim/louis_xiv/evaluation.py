@@ -341,11 +341,13 @@ def apply_gift(state, data, rules, player, courtier, family, params):
     if data.gift_gold[courtier] > 0:
         gain_gold(state, data, rules, player, data.gift_gold[courtier])
     for _ in range(data.gift_influence_cards[courtier]):
-        draw_influence_card(state, player)   # Mazarin: played in next round's influence phase
+        card = draw_influence_card(state, player)   # Mazarin: played in next round's influence phase
+        trace_event(state, E.GIFT_CARD, player, courtier, 0, card, 0, 0, 0)
     for _ in range(data.gift_intrigue_cards[courtier]):
         # Louvois: usable from the next courtier on (Q24), or with the switch
         # intrigue_usable_same_phase off from the next evaluation phase
         card = draw_intrigue_card(state, player)
+        trace_event(state, E.GIFT_CARD, player, courtier, 1, card, 0, 0, 0)
         if card >= 0 and rules[INTRIGUE_USABLE_SAME_PHASE] == 0.0:
             state.intrigue_waiting[player, card] += 1
     for _ in range(data.gift_place_any[courtier]):

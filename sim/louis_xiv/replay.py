@@ -4,11 +4,15 @@ from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
 from sim.louis_xiv.decisions import MOVE_KIND_NAMES, PLACE_FOUR
 from sim.louis_xiv.results import LOUIS_CASE_NAMES
+from sim.louis_xiv.state import (COATS_FROM_CONVERSION, COATS_FROM_GIFTS, COATS_FROM_MAJORITY, COATS_FROM_MISSIONS,
+                                 COATS_FROM_TOKEN_CAP)
 
 INTRIGUE_OPTIONS = ("keeps it", "1 marker from the general supply", "1 marker from the own supply",
                     "2 markers from the own supply")
 INCOME_OPTIONS = ("2 gold", "1 gold + 1 marker", "2 markers")
 EXHAUSTED_WHAT = ("token pile", "coat pile", "bank")
+COATS_FROM = {COATS_FROM_GIFTS: "gift", COATS_FROM_MISSIONS: "B-COAT", COATS_FROM_TOKEN_CAP: "token cap",
+              COATS_FROM_CONVERSION: "end conversion", COATS_FROM_MAJORITY: "majority bonus"}
 
 
 def courtier_name(index: int) -> str:
@@ -38,8 +42,67 @@ def gift_contents(token: int, coats: int, gold: int, influence_cards: int, intri
     return ", ".join(parts) or "markers only (below)"
 
 
+def ability_detail(ability: int, detail: int, mission_names) -> str:
+    """What an ABILITY_USED event's detail means for each ability (§6), in words."""
+    if ability == C.B_INCOME:
+        return INCOME_OPTIONS[detail]
+    if ability in C.START_PLACEMENT_ABILITIES:
+        return f"chooses to put an own marker on {courtier_name(detail)}"
+    if ability == C.DB_ENDPLACE:
+        return f"chooses {courtier_name(detail)} for an own marker at the end of the influence phase"
+    if ability == C.DB_ONCEFIRST:
+        return f"tied for most markers on {courtier_name(detail)}, becomes its sole top holder"
+    if ability in (C.LB_MARKER, C.DB_MARKERS3):
+        return f"moves {amount(detail, 'own marker')} general -> own supply"
+    if ability in (C.LB_GOLD, C.DB_GOLD3):
+        return f"takes {detail} gold"
+    if ability == C.B_COAT:
+        return f"draws {amount(detail, 'coat')} of arms"
+    if ability == C.LB_EXTRA:
+        return f"draws {detail} mission cards instead of 1"
+    if ability == C.LB_SKIP:
+        return f"pays {detail} gold instead of playing a card"
+    if ability == C.LB_TOKENSWAP:
+        return f"returns a {C.TOKEN_NAMES[detail]} for a crown"
+    if ability == C.LB_MISSIONSWAP:
+        return f"swaps {amount(detail, 'mission card')}"
+    if ability == C.B_CARDSWAP:
+        return f"swaps {card_name(detail)} for the top influence card"
+    if ability == C.DB_PLACE4:
+        return f"spends {card_name(detail)} as a joker of 4"
+    if ability == C.DB_INTRIGUE:
+        return (f"draws the intrigue card of {courtier_name(detail)}" if detail >= 0
+                else "draws no intrigue card (the deck is empty)")
+    if ability == C.DB_CARDFORMARKER:
+        drawn = card_name(detail) if detail >= 0 else "nothing (the deck is empty)"
+        return f"an own marker own -> general supply buys the top influence card: {drawn}"
+    if ability == C.DB_BRIBE_1:
+        return f"the bribe costs {detail} gold less"
+    return str(detail)
+
+
+# Events that list things one row at a time (events.py): ``decode`` joins consecutive rows of one
+# list into one line. Each gives (key of its list, the line's start, this row's item).
+def list_event(code, a, b, c, mission_names):
+    if code == E.INFLUENCE_HAND:
+        return a, f"    seat {a + 1}'s influence cards: ", card_name(b) + (f" x{c}" if c > 1 else "")
+    if code == E.MISSION_DEALT:
+        return a, f"Setup: seat {a + 1} is dealt the start missions ", mission_names[b] if b >= 0 else "none (deck empty)"
+    if code == E.COAT_DRAWN:
+        return (a, c), f"  seat {a + 1} draws coats of arms ({COATS_FROM.get(c, 'other')}): ", f"kind {b + 1}"
+    if code == E.COATS_HELD:
+        return a, f"End: seat {a + 1}'s coats of arms by kind before the majorities: ", f"kind {b + 1} x{c}"
+    return None
+
+
+LIST_EVENTS = (E.INFLUENCE_HAND, E.MISSION_DEALT, E.COAT_DRAWN, E.COATS_HELD)
+
+
 def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event code reads best
     code, a, b, c, d, e, f, g = (int(value) for value in row)
+    if code in LIST_EVENTS:
+        _, start, item = list_event(code, a, b, c, mission_names)
+        return start + item
     if code == E.ROUND_START:
         return f"== Round {a} (start player: seat {b + 1}) =="
     if code == E.GOLD_CARD:
@@ -47,9 +110,7 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
     if code == E.COMPENSATION_INTRIGUE:
         return f"  three-player compensation: seat {a + 1} takes the top intrigue card ({courtier_name(b)})"
     if code == E.ABILITY_USED:
-        ability = C.ABILITY_NAMES[b]
-        detail = INCOME_OPTIONS[c] if b == C.B_INCOME else str(c)
-        return f"  seat {a + 1} uses {ability} ({detail})"
+        return f"  seat {a + 1} uses {C.ABILITY_NAMES[b]}: {ability_detail(b, c, mission_names)}"
     if code == E.INFLUENCE_DRAWN:
         return f"  seat {a + 1} holds {b} influence cards"
     if code == E.IMAGINARY_PLACED:
@@ -59,6 +120,8 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
             return "  imaginary player reveals a joker and reveals another card"
         return f"  imaginary player puts {b} markers on {courtier_name(a)}"
     if code == E.START_PLACEMENT:
+        if d == 0:
+            return f"  seat {a + 1} ({C.ABILITY_NAMES[b]}) has no own marker left to put on {courtier_name(c)}"
         return f"  seat {a + 1} ({C.ABILITY_NAMES[b]}) puts {d} marker on {courtier_name(c)}"
     if code == E.PLACE:
         path = []
@@ -79,6 +142,8 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
         drawn = card_name(c) if c >= 0 else "nothing"
         return f"Influence: seat {a + 1} swaps {card_name(b)} for {drawn} (B-CARDSWAP)"
     if code == E.END_PLACEMENT:
+        if c == 0:
+            return f"  seat {a + 1} (DB-ENDPLACE) has no own marker left to put on {courtier_name(b)}"
         return f"  seat {a + 1} (DB-ENDPLACE) puts {c} marker on {courtier_name(b)}"
     if code == E.RESHUFFLE:
         return "  all influence cards are shuffled into a new deck"
@@ -143,8 +208,29 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
         return f"Winner: seat(s) {seats(a)} with {c} points{how}"
     if code == E.EXHAUSTED:
         return f"  the {EXHAUSTED_WHAT[a]} is empty: a virtual supply is used (seat {c + 1})"
+    if code == E.GIFT_CARD:
+        deck = ("influence", "intrigue")[c]
+        if d < 0:
+            return f"  seat {a + 1} draws no {deck} card (the deck is empty; gift of {courtier_name(b)})"
+        card = f"{card_name(d)} from the influence deck" if c == 0 else f"the intrigue card of {courtier_name(d)}"
+        return f"  seat {a + 1} draws {card} (gift of {courtier_name(b)})"
     return f"event {code}: {a} {b} {c} {d} {e} {f} {g}"
 
 
 def decode(trace, length, mission_names) -> str:
-    return "\n".join(describe(trace[row], mission_names) for row in range(min(length, trace.shape[0])))
+    """The log's lines; the rows of one list (LIST_EVENTS: a hand, a draw of coats) make one line."""
+    lines = []
+    open_list = None          # (code, key) of the list the last line shows
+    for row in range(min(length, trace.shape[0])):
+        code, a, b, c = (int(value) for value in trace[row, :4])
+        if code in LIST_EVENTS:
+            key, start, item = list_event(code, a, b, c, mission_names)
+            if open_list == (code, key):
+                lines[-1] += ", " + item
+            else:
+                lines.append(start + item)
+                open_list = (code, key)
+            continue
+        open_list = None
+        lines.append(describe(trace[row], mission_names))
+    return "\n".join(lines)

@@ -9,7 +9,7 @@ from sim.louis_xiv.components import (ability_used, draw_coats, draw_influence_c
 from sim.louis_xiv.data import INFLUENCE_HAND
 from sim.louis_xiv.decisions import INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, ORDER_BITS, ORDER_MASK
 from sim.louis_xiv.rules import THREE_PLAYER_COMPENSATION
-from sim.louis_xiv.state import (COATS_FROM_MISSIONS, LOUIS_COURTIER, N_PLAYERS, ROUND, seat_order,
+from sim.louis_xiv.state import (COATS_FROM_MISSIONS, LOUIS_COURTIER, N_PLAYERS, ROUND, TRACE_ON, seat_order,
                                  trace_event)
 from strategies.louis_xiv.decide import (choose_income, choose_markers_to_retrieve, choose_resources_order,
                                   use_optional_ability)
@@ -112,3 +112,13 @@ def draw_influence_hands(state, data):
         for _ in range(data.numbers[INFLUENCE_HAND]):
             draw_influence_card(state, player)
         trace_event(state, E.INFLUENCE_DRAWN, player, state.influence_hand[player].sum(), 0, 0, 0, 0, 0)
+        if state.game[TRACE_ON] != 0:
+            trace_influence_hand(state, player)
+
+
+@game_kernel
+def trace_influence_hand(state, player):
+    """Replay mode only: the cards of ``player``'s influence hand, one event per kind held."""
+    for kind in range(C.N_INFLUENCE_KINDS):
+        if state.influence_hand[player, kind] > 0:
+            trace_event(state, E.INFLUENCE_HAND, player, kind, state.influence_hand[player, kind], 0, 0, 0, 0)

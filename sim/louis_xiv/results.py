@@ -107,7 +107,9 @@ def table_schemas(n_rounds: int) -> dict[str, T.TableSchema]:
         Column("tokens_left", "int32", "mission tokens left at the end"),
         Column("influence_cards_left", "int32", "influence cards in hand at the end"),
         Column("intrigue_cards_left", "int32", "intrigue cards in hand at the end"),
-    ) + T.score_after_round_columns(n_rounds, "(coats and missions so far) at the end")
+    ) + T.score_after_round_columns(n_rounds, "(coats and missions so far) at the end",
+                                    last="; before the end-of-game conversions and coat majorities of §7, "
+                                         "which the final score (score) includes")
       + tuple(Column(name, "int32", STAT_MEANINGS[name]) for name in STAT_FIELDS)
       + tuple(Column("uses_" + ability.lower().replace("-", "_"), "int32", f"uses of mission ability {ability} (§6)")
               for ability in ABILITY_NAMES)
@@ -129,8 +131,10 @@ def table_schemas(n_rounds: int) -> dict[str, T.TableSchema]:
         Column("intrigue_from_general", "int32", "1 if an intrigue card took markers from the general supply"),
         T.seat_column("once_first_seat", "seat whose DB-ONCEFIRST broke a tie for first (§6)", "not used"),
         Column("majority_tie", "int32", "1 if two or more colours tied for most markers"),
-        T.seat_column("top_seat", f"the single colour with most markers ({SEAT_OR_IMAGINARY})",
-                      "nobody alone on top"),
+        T.seat_column("top_seat", f"the sole top holder ({SEAT_OR_IMAGINARY}): the single colour with most "
+                      "markers (with the Q19 switch imaginary_player_ties = lose, also a seat tied only with the "
+                      "imaginary player), or, when two or more tied for most, the seat whose DB-ONCEFIRST broke "
+                      "the tie (once_first_seat; §6)", "nobody alone on top and no DB-ONCEFIRST used"),
         T.label_column("louis_case", "Louis XIV's case (§4.3.4)", LOUIS_CASE_NAMES[1:], first_code=1,
                        missing="Louis XIV is not on this courtier"),
         Column("free_mask", "int32", "bitmask of seats that got the gift for free"),

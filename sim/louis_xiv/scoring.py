@@ -7,7 +7,7 @@ from sim.louis_xiv.components import draw_coats, intrigue_card_under_deck, retur
 from sim.louis_xiv.data import GOLD_PER_COAT_AT_END
 from sim.louis_xiv.rules import (COAT_MAJORITIES_ONE_KIND_AT_A_TIME, FINAL_TIE, FINAL_TIE_LATER_SEAT,
                                  FINAL_TIE_MOST_GOLD_LEFT)
-from sim.louis_xiv.state import (COATS_FROM_CONVERSION, COATS_FROM_MAJORITY, FIRST_START_SEAT, N_PLAYERS,
+from sim.louis_xiv.state import (COATS_FROM_CONVERSION, COATS_FROM_MAJORITY, FIRST_START_SEAT, N_PLAYERS, TRACE_ON,
                                  provisional_score, seat_order, trace_event)
 
 
@@ -51,8 +51,9 @@ def convert_to_coats(state, data, rules, player):
     markers = state.markers[:, player].sum()
     gold_coats = state.gold[player] // data.numbers[GOLD_PER_COAT_AT_END]
     state.gold[player] -= gold_coats * data.numbers[GOLD_PER_COAT_AT_END]
-    draw_coats(state, rules, player, influence + intrigue + tokens + markers + gold_coats, COATS_FROM_CONVERSION)
+    # logged before the draw, so that the replay names the coats drawn (their kinds) after it
     trace_event(state, E.CONVERSION, player, influence, intrigue, tokens, markers, gold_coats, 0)
+    draw_coats(state, rules, player, influence + intrigue + tokens + markers + gold_coats, COATS_FROM_CONVERSION)
 
 
 @game_kernel
@@ -62,6 +63,8 @@ def coat_majorities(state, rules):
     coat_majorities_one_kind_at_a_time, each kind's bonus coats are drawn as it is compared,
     so they count in the kinds compared after it)."""
     n_kinds = state.coats.shape[1]
+    if state.game[TRACE_ON] != 0:
+        trace_coats_held(state)
     awards = state.scratch_ints[:n_kinds]
     awards[:] = 0
     one_at_a_time = rules[COAT_MAJORITIES_ONE_KIND_AT_A_TIME] != 0.0
@@ -72,6 +75,15 @@ def coat_majorities(state, rules):
     if not one_at_a_time:
         for kind in range(n_kinds):
             award_majority_bonus(state, rules, kind, awards[kind])
+
+
+@game_kernel
+def trace_coats_held(state):
+    """Replay mode only: every player's coats of arms by kind, as the majorities compare them."""
+    for player in range(state.game[N_PLAYERS]):
+        for kind in range(state.coats.shape[1]):
+            if state.coats[player, kind] > 0:
+                trace_event(state, E.COATS_HELD, player, kind, state.coats[player, kind], 0, 0, 0, 0)
 
 
 @game_kernel

@@ -3,13 +3,14 @@ from sim.core.kernels import copy_into, game_kernel
 
 from sim.core.random_streams import below, seed_streams, shuffle
 from sim.louis_xiv import constants as C
+from sim.louis_xiv import events as E
 from sim.louis_xiv.data import (COATS_PER_KIND, GOLD_CARDS_USED, IMAGINARY_MARKERS, MARKERS_PER_PLAYER,
                                 START_BLUE_MISSIONS, START_GOLD, START_LIGHT_MISSIONS)
 from sim.louis_xiv.components import draw_mission_card
 from sim.louis_xiv.rules import RANDOM_START_PLAYER
 from sim.louis_xiv.state import (FIRST_START_SEAT, GAME_INDEX, IMAGINARY_ACTIVE, INFLUENCE_POSITION,
                                  INTRIGUE_COUNT, INTRIGUE_HEAD, LOUIS_COURTIER, N_PLAYERS, ROUND,
-                                 START_SEAT, TRACE_LENGTH, TRACE_ON)
+                                 START_SEAT, TRACE_LENGTH, TRACE_ON, trace_event)
 
 
 @game_kernel
@@ -132,6 +133,8 @@ def deal_players(state, data, n_players, first):
     for position in range(n_players):
         player = (first + position) % n_players
         for _ in range(data.numbers[START_LIGHT_MISSIONS]):
-            draw_mission_card(state, player, C.LIGHT)
+            card = draw_mission_card(state, player, C.LIGHT)
+            trace_event(state, E.MISSION_DEALT, player, card, 0, 0, 0, 0, 0)
         for _ in range(data.numbers[START_BLUE_MISSIONS]):
-            draw_mission_card(state, player, C.BLUE)
+            card = draw_mission_card(state, player, C.BLUE)
+            trace_event(state, E.MISSION_DEALT, player, card, 0, 0, 0, 0, 0)

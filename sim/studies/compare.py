@@ -19,8 +19,11 @@ new indices: batch b plays the indices after batch b-1's. Without ``--until-reso
 one batch. With it, batches are played until the sequential test (two one-sided GSPRTs against
 +-margin per requested metric, reports.comparison_stats.sequential_decision) has decided every
 requested difference, or ``max_games`` is spent; a variant whose every requested metric is
-decided plays no further batch. Everything it decides is recomputed from the finished batches,
-so a resumed comparison decides exactly as an uninterrupted one.
+decided plays no further batch. The decisions come from running sums of the paired games
+(:class:`RunningComparison`, reports.comparison_stats.PairedSums) to which each finished batch is
+added once, so a decision costs the same at batch 139 as at batch 2; a resumed comparison adds
+the batches it finds one by one, in the same order, so it decides exactly as an uninterrupted one.
+The table is computed from every game once, at the end.
 """
 from __future__ import annotations
 
@@ -36,13 +39,15 @@ import yaml
 
 from reports import comparison_stats as stats
 from reports import paired_metrics
+from reports import players as player_names
 from sim import registry
 from sim.core import results, variants
 from sim.core import run_manifest as manifests
 from sim.core.arguments import check_game_count
 from sim.core.engine import GAME_INDEX_LIMIT, ConfigError
 from sim.core.experiments import ExperimentFile, load_experiment, prepare_experiment
-from sim.core.runner import run_cells
+from sim.core.runner import open_run_directory, run_cells
+from sim.studies import directory
 
 BASELINE = "baseline"
 FORMAT = 1
@@ -80,6 +85,7 @@ class ComparisonPlan:
     overwrite: bool = False
     games_per_batch: int = 0         # games of one batch of one arm (every arm plays the same cells)
     bots: list[str] = field(default_factory=list)   # the pool's bot names, in pool order
+    running: RunningComparison | None = None         # --until-resolved's running sums (running_decisions)
 
     @property
     def arms(self) -> list[Arm]:
@@ -127,11 +133,44 @@ def plan_comparison(experiment_file: Path, variant_names: list[str], out_dir: Pa
     plan.games_per_batch = sum(cell.n_games for cell in cells)
     plan.bots = [bot["name"] for bot in config["bots"]]
     if metrics:
+        for name in metrics:
+            player_names.check_metric_name(name, "--metrics")   # seat_1_win_rate: names first_player_win_rate
         known = {metric.name for metric in known_metrics(plan)}
         unknown = [name for name in metrics if name not in known]
         if unknown:
             raise ConfigError(f"--metrics: unknown metric {', '.join(unknown)}; expected some of {', '.join(sorted(known))}")
+        for name in metrics:
+            reason = left_out_everywhere(plan, name)
+            if reason:
+                players = ", ".join(map(str, plan.experiment.players))
+                raise ConfigError(f"--metrics: {name} is left out of the table at every player count of "
+                                  f"{plan.experiment.name} ({players} players), so nothing could decide it: {reason}")
     return plan
+
+
+LEFT_OUT_WORDS = {   # why repeats_another_metric leaves a row out, for --metrics' refusal
+    "second_player_win_rate": "at 2 players the second player's win rate is 100% minus the first player's (win "
+                              "credits sum to 1), so it would only repeat first_player_win_rate; request "
+                              "first_player_win_rate instead",
+}
+
+
+def left_out_everywhere(plan: ComparisonPlan, name: str) -> str | None:
+    """Why the table leaves metric ``name`` out at every player count of the experiment, known
+    before any game (:func:`repeats_another_metric`, asked without games; or no such metric at
+    that player count), or None if some player count keeps it. --until-resolved would otherwise
+    play, decide "0 of 0" and stop."""
+    reasons = []
+    for n_players in plan.experiment.players:
+        declared = {metric.name: metric for metric in paired_metrics.declared_metrics(
+            plan.experiment.game, [n_players], plan.bots)}
+        if name not in declared:
+            reasons.append(f"there is no {name} at {n_players} players")
+        elif repeats_another_metric(declared[name], n_players, None, None):
+            reasons.append(LEFT_OUT_WORDS.get(name, "it would only repeat another row"))
+        else:
+            return None
+    return "; ".join(dict.fromkeys(reasons))
 
 
 def arm_experiment(plan: ComparisonPlan, arm: Arm, batch: int):
@@ -154,7 +193,15 @@ def known_metrics(plan: ComparisonPlan) -> list[paired_metrics.Metric]:
 def run_comparison(plan: ComparisonPlan, log: Callable[[str], None] = print, progress: bool = True) -> Path:
     """Play every arm's batches (resuming whatever is finished), then write the table, the plan
     with its decisions, and the report. Returns the comparison directory."""
-    plan.out_dir.mkdir(parents=True, exist_ok=True)
+    with directory.open_study(plan.out_dir, "compare", identity(plan), COMPARISON_WORDS, replace=plan.overwrite):
+        return run_comparison_held(plan, log, progress)
+
+
+def run_comparison_held(plan: ComparisonPlan, log: Callable[[str], None], progress: bool) -> Path:
+    """:func:`run_comparison` in its held directory: every batch already there is checked before
+    anything is written (a refusal writes nothing), then the batches are played."""
+    if not plan.overwrite:
+        check_played_batches(plan)
     write_plan(plan, decisions=[], batches=0, final=False)
     per_batch = plan.games_per_batch
     max_batches = max(1, math.ceil(plan.max_games / per_batch)) if plan.until_resolved and plan.max_games else (
@@ -166,15 +213,16 @@ def run_comparison(plan: ComparisonPlan, log: Callable[[str], None] = print, pro
                 continue
             play_batch(plan, arm, batch, log, progress)
         batch += 1
-        table = comparison_table(plan)
         if not plan.until_resolved:
+            table = comparison_table(plan)
             break
-        decisions = sequential_decisions(plan, table)
+        decisions = running_decisions(plan, batch)   # running sums: the new batch is added, no earlier one reread
         for arm in plan.variants:
             arm.decided = all(entry["decision"] != "continue" for entry in decisions if entry["variant"] == arm.name)
         undecided = sum(1 for entry in decisions if entry["decision"] == "continue")
         log(f"after batch {batch}: {len(decisions) - undecided} of {len(decisions)} requested differences decided")
         if undecided == 0 or batch >= max_batches:
+            table = comparison_table(plan)            # every game once, at the end
             break
     if plan.until_resolved:
         table = apply_sequential_verdicts(table, decisions)
@@ -185,6 +233,38 @@ def run_comparison(plan: ComparisonPlan, log: Callable[[str], None] = print, pro
     return plan.out_dir
 
 
+COMPARISON_WORDS = "comparison"
+
+
+def identity(plan: ComparisonPlan) -> dict:
+    """What a resumed comparison must share with the one in its directory: the experiment, every
+    arm's rules (by what they set, not by file name), the games and the method that decides how
+    many batches are played."""
+    engine = registry.get_engine(plan.experiment.game)
+    arms = [{key: record[key] for key in ("name", "overrides", "rules")}
+            for record in (arm_record(arm, engine, plan.experiment.game_file) for arm in plan.arms)]
+    return {"game": plan.experiment.game, "experiment_file": str(plan.experiment_path),
+            "players": list(plan.experiment.players), "bots": plan.bots, "seed": plan.experiment.seed,
+            "games_per_matchup": plan.games_per_matchup, "arms": arms, "until_resolved": plan.until_resolved,
+            "margin": plan.margin, "metrics": plan.metrics, "max_games": plan.max_games,
+            "adjustment": plan.adjustment}
+
+
+def check_played_batches(plan: ComparisonPlan) -> None:
+    """Refuse, before anything is written, a batch directory already there that holds another run
+    (an engine or bot that changed since it was played): the same one-line refusal a run gives."""
+    for arm in plan.arms:
+        batch = 0
+        while (out_dir := batch_directory(plan, arm, batch)).is_dir():
+            _, _, _, _, config = arm_experiment(plan, arm, batch)
+            open_run_directory(out_dir, config, overwrite=False)
+            batch += 1
+
+
+def batch_directory(plan: ComparisonPlan, arm: Arm, batch: int) -> Path:
+    return plan.out_dir / "runs" / arm.name / f"batch-{batch:03d}"
+
+
 def default_max_batches(per_batch: int) -> int:
     """Without --max-games: up to 2,000,000 games per arm (a 0.01 margin needs far fewer)."""
     return max(1, math.ceil(2_000_000 / per_batch))
@@ -192,7 +272,7 @@ def default_max_batches(per_batch: int) -> int:
 
 def play_batch(plan: ComparisonPlan, arm: Arm, batch: int, log, progress: bool) -> None:
     experiment, engine, setup, cells, config = arm_experiment(plan, arm, batch)
-    out_dir = plan.out_dir / "runs" / arm.name / f"batch-{batch:03d}"
+    out_dir = batch_directory(plan, arm, batch)
     log(f"{arm.name}, batch {batch + 1}: {sum(cell.n_games for cell in cells):,} games -> {out_dir}")
     run_cells(engine, setup, cells, experiment.seed, out_dir, config, jobs=plan.jobs,
               chunk_size=experiment.chunk_size, progress=progress, overwrite=plan.overwrite, log=log,
@@ -215,8 +295,7 @@ def comparison_table(plan: ComparisonPlan) -> pl.DataFrame:
         baseline, metrics = paired_metrics.per_game(plan.baseline.runs, n_players, bots)
         for arm in plan.variants:
             variant, _ = paired_metrics.per_game(arm.runs, n_players, bots)
-            paired_baseline = baseline.join(variant.select("game_index"), on="game_index", how="inner")
-            variant = variant.join(paired_baseline.select("game_index"), on="game_index", how="inner")
+            paired_baseline, variant = paired_games(baseline, variant)
             for metric in metrics:
                 if not all(column in variant.columns for column in metric.components):
                     continue
@@ -231,7 +310,8 @@ def comparison_table(plan: ComparisonPlan) -> pl.DataFrame:
                              "difference": result.difference, "low": result.low, "high": result.high,
                              "p_value": result.p_value, "crn_gain": result.crn_gain, "games": result.games,
                              "margin": metric_margin(plan, metric, result.baseline_value),
-                             "n": result.n, "mean_d": result.mean_d, "var_d": result.var_d})
+                             "n": result.n, "mean_d": result.mean_d, "var_d": result.var_d,
+                             "discordant": result.discordant, "spread": result.spread})
     table = pl.DataFrame(rows, infer_schema_length=None)
     adjusted = stats.adjust(table["p_value"].to_numpy(), plan.adjustment)
     table = table.with_columns(pl.Series("p_adjusted", adjusted))
@@ -240,16 +320,18 @@ def comparison_table(plan: ComparisonPlan) -> pl.DataFrame:
     return table.with_columns(pl.Series("verdict", verdicts, dtype=pl.String))
 
 
+def paired_games(baseline: pl.DataFrame, variant: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The games both arms played, row i of each the same game (in the baseline's order)."""
+    paired_baseline = baseline.join(variant.select("game_index"), on="game_index", how="inner", maintain_order="left")
+    variant = paired_baseline.select("game_index").join(variant, on="game_index", how="inner", maintain_order="left")
+    return paired_baseline, variant
+
+
 def repeats_another_metric(metric: paired_metrics.Metric, n_players: int, baseline: pl.DataFrame,
                            variant: pl.DataFrame) -> bool:
-    """A row that would only repeat another: at 2 players seat 2's win rate is 100% minus seat
-    1's (win credits sum to 1), and the first player's win rate is seat 1's whenever seat 1
-    starts every game of both arms (unless random_start_player is on)."""
-    if n_players == 2 and metric.name == "seat_2_win_rate":
-        return True
-    if metric.name == "start_player_win_rate":
-        return all(frame["win_start_player"].equals(frame["win_seat_0"]) for frame in (baseline, variant))
-    return False
+    """A row that would only repeat another: at 2 players the second player's win rate is 100%
+    minus the first player's (win credits sum to 1)."""
+    return n_players == 2 and metric.name == "second_player_win_rate"
 
 
 def metric_margin(plan: ComparisonPlan, metric: paired_metrics.Metric, baseline_value: float) -> float:
@@ -265,24 +347,98 @@ def metric_margin(plan: ComparisonPlan, metric: paired_metrics.Metric, baseline_
 
 
 def requested(plan: ComparisonPlan, table: pl.DataFrame) -> pl.DataFrame:
-    """The rows --until-resolved decides on: --metrics, by default every seat's win rate."""
+    """The rows --until-resolved decides on: --metrics, by default every player's win rate
+    (``first_player_win_rate``, ...: reports.players)."""
     names = plan.metrics or [name for name in table["metric"].unique().to_list()
-                             if name.startswith("seat_") and name.endswith("_win_rate")]
+                             if paired_metrics.is_player_win_rate(name)]
     return table.filter(pl.col("metric").is_in(names))
 
 
 def sequential_decisions(plan: ComparisonPlan, table: pl.DataFrame) -> list[dict]:
-    """Each requested difference's GSPRT decision over all paired games so far; alpha is split
-    over the m requested differences (Bonferroni: a false "real" anywhere has chance <= alpha),
-    beta applies to each."""
+    """Each requested difference's GSPRT decision over all paired games so far, from a table of
+    every game (the full recomputation :func:`running_decisions` equals); alpha is split over the
+    m requested differences (Bonferroni: a false "real" anywhere has chance <= alpha), beta
+    applies to each."""
     rows = requested(plan, table)
     alpha = ALPHA / max(1, rows.height)
     decisions = []
     for row in rows.iter_rows(named=True):
         decision = stats.sequential_decision(int(row["n"]), float(row["mean_d"]), float(row["var_d"]),
-                                             float(row["margin"]), alpha=alpha, beta=ALPHA)
+                                             float(row["margin"]), alpha=alpha, beta=ALPHA,
+                                             discordant=int(row["discordant"]), spread=float(row["spread"]))
         decisions.append({"metric": row["metric"], "n_players": int(row["n_players"]), "variant": row["variant"],
                           "decision": decision.decision, "games": int(row["games"]),
+                          "llr_up": float(decision.llr_up), "llr_down": float(decision.llr_down)})
+    return decisions
+
+
+@dataclass
+class RunningComparison:
+    """--until-resolved's state between batches: per (n_players, variant, metric) the running
+    sums of the paired games (stats.PairedSums), each batch added once."""
+    batches: dict[str, int] = field(default_factory=dict)        # variant -> batches added so far
+    sums: dict[tuple[int, str, str], stats.PairedSums] = field(default_factory=dict)
+    metrics: dict[int, list[paired_metrics.Metric]] = field(default_factory=dict)   # per n_players, table order
+    # per (n_players, variant, metric): repeats_another_metric in every batch so far (the table,
+    # over every game, leaves the row out)
+    repeated: dict[tuple[int, str, str], bool] = field(default_factory=dict)
+
+
+def requested_names(plan: ComparisonPlan, metrics: list[paired_metrics.Metric]) -> list[str]:
+    """:func:`requested`'s metric names among ``metrics``, before any table."""
+    return plan.metrics or [metric.name for metric in metrics if paired_metrics.is_player_win_rate(metric.name)]
+
+
+def add_finished_batches(plan: ComparisonPlan, running: RunningComparison) -> None:
+    """Add to the running sums every batch a variant finished since the last call, paired game by
+    game with the baseline's batch of the same index (the same game indices), batch after batch
+    in order: only the new batches are read, so the cost does not grow with the batches before."""
+    baseline_frames: dict[tuple[int, int], pl.DataFrame] = {}     # (batch, n_players): read once per call
+    for arm in plan.variants:
+        for batch in range(running.batches.get(arm.name, 0), len(arm.runs)):
+            for n_players in plan.experiment.players:
+                if (batch, n_players) not in baseline_frames:
+                    baseline_frames[(batch, n_players)], metrics = paired_metrics.per_game(
+                        [plan.baseline.runs[batch]], n_players, plan.bots)
+                    running.metrics.setdefault(n_players, metrics)
+                variant, _ = paired_metrics.per_game([arm.runs[batch]], n_players, plan.bots)
+                baseline, variant = paired_games(baseline_frames[(batch, n_players)], variant)
+                names = requested_names(plan, running.metrics[n_players])
+                for metric in running.metrics[n_players]:
+                    if metric.name not in names or not all(column in variant.columns for column in metric.components):
+                        continue
+                    key = (n_players, arm.name, metric.name)
+                    running.repeated[key] = running.repeated.get(key, True) and repeats_another_metric(
+                        metric, n_players, baseline, variant)
+                    sums = running.sums.setdefault(key, stats.PairedSums(len(metric.components)))
+                    sums.add(baseline.select(metric.components).to_numpy(), variant.select(metric.components).to_numpy())
+            running.batches[arm.name] = batch + 1
+
+
+def running_decisions(plan: ComparisonPlan, batches: int) -> list[dict]:
+    """:func:`sequential_decisions` after ``batches`` batches from the running sums: the finished
+    batches not yet added are added first (a new comparison starts its sums at batch 1). The same
+    rows in the same order as the table's requested rows (a row the table leaves out is left out)."""
+    if plan.running is None or batches == 1:
+        plan.running = RunningComparison()
+    running = plan.running
+    add_finished_batches(plan, running)
+    rows = []
+    for n_players in plan.experiment.players:
+        for arm in plan.variants:
+            for metric in running.metrics.get(n_players, []):
+                key = (n_players, arm.name, metric.name)
+                if key not in running.sums or running.repeated[key]:
+                    continue
+                rows.append((key, metric, running.sums[key].statistics(FUNCTIONS[metric.function])))
+    alpha = ALPHA / max(1, len(rows))
+    decisions = []
+    for (n_players, variant, name), metric, result in rows:
+        decision = stats.sequential_decision(result.n, result.mean_d, result.var_d,
+                                             metric_margin(plan, metric, result.baseline_value), alpha=alpha,
+                                             beta=ALPHA, discordant=result.discordant, spread=result.spread)
+        decisions.append({"metric": name, "n_players": n_players, "variant": variant,
+                          "decision": decision.decision, "games": result.games,
                           "llr_up": float(decision.llr_up), "llr_down": float(decision.llr_down)})
     return decisions
 
@@ -321,6 +477,12 @@ def arm_record(arm: Arm, engine, game_file: str | None) -> dict:
             "extends": list(arm.variant.chain), "overrides": overrides, "rules": rules}
 
 
+INTERVAL_WORDS = (f"paired t interval of the delta-method linearised per-game differences; where fewer than "
+                  f"{stats.MINIMUM_DISCORDANT_GAMES} games differ between the arms or the differences do not vary, "
+                  "the Wilson score bounds of the games that moved up and down, times the most one game can move "
+                  "the metric, combined by MOVER, with an exact sign test (identical games never give [0, 0])")
+
+
 def write_plan(plan: ComparisonPlan, decisions: list[dict], batches: int, final: bool) -> None:
     engine = registry.get_engine(plan.experiment.game)
     game_file = plan.experiment.game_file
@@ -334,8 +496,9 @@ def write_plan(plan: ComparisonPlan, decisions: list[dict], batches: int, final:
         "baseline": arm_record(plan.baseline, engine, game_file),
         "variants": [arm_record(arm, engine, game_file) for arm in plan.variants],
         "method": {"confidence": CONFIDENCE, "adjustment": plan.adjustment, "alpha": ALPHA, "margin": plan.margin,
+                   "interval": INTERVAL_WORDS,
                    "until_resolved": plan.until_resolved,
-                   "metrics": plan.metrics or (["seat win rates"] if plan.until_resolved else []),
+                   "metrics": plan.metrics or (["every player's win rate"] if plan.until_resolved else []),
                    "games_per_batch": plan.games_per_batch, "games_per_matchup": plan.games_per_matchup,
                    "batches": batches, "max_games": plan.max_games, "seed": plan.experiment.seed},
         "sequential": decisions,

@@ -28,8 +28,9 @@ rules effect)::
           3 and 7: {set: {gold_cards: [...]}}
     not_varied:
       - {assumption: A6, why: the piles' gap positions are cosmetic (no rules effect)}
-    conclusions:                           # optional; default: at every player count the best seat,
-      - {kind: best_seat, players: 3}      # the strongest bot and the tie-break rate's side of 5%
+    conclusions:                           # optional; default: at every player count the player who
+      - {kind: best_seat, players: 3}      # wins most (by turn order), the strongest bot and the
+                                           # tie-break rate's side of 5%
       - {kind: strongest_bot, players: 3}
       - {kind: above, metric: tiebreak_rate, value: 0.05, players: 3}
 
@@ -39,11 +40,12 @@ An input may ``set`` paths to its value, ``shift`` them (printed + value) or ``s
 Method (comparison-notes.md): Morris screening with SALib (r (D + 1) design points, the sampler
 seeded), every design point playing the *same* games (seed and game indices: common random
 numbers), so that game luck is not mistaken for sensitivity. A conclusion is stated at the
-printed data ("seat 1 wins most at 3 players") and scored at every point by its margin (the
-printed best seat's win rate minus the best other seat's; the metric minus the threshold), so it
-holds where the score is positive. An input *matters* for a conclusion when its Morris mu* is at
-least ``matter_share`` of the largest and above the score's noise; each input that matters for
-some conclusion is then walked one at a time over its range (the others printed). A conclusion
+printed data ("the first player wins most often at 3 players": players by their place in the
+turn order, reports.players) and scored at every point by its margin (the printed best player's
+win rate minus the best other player's; the metric minus the threshold), so it holds where the
+score is positive. An input *matters* for a conclusion when its Morris mu* is at least
+``matter_share`` of the largest and above the score's noise; each input that matters for some
+conclusion is then walked one at a time over its range (the others printed). A conclusion
 is **robust** when it holds at every point played, **fragile** when it fails somewhere: the
 report names the one-at-a-time input and value nearest the printed data where it fails, and
 says when that failure is within the noise (the score's interval reaches 0).
@@ -70,13 +72,14 @@ import polars as pl
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from reports import players as turn_order
 from sim import registry
 from sim.core import results, variants
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
 from sim.core.experiments import GameCount, NAME_PATTERN
 from sim.core.yaml_files import read_yaml_mapping, validate
-from sim.studies import sweep
+from sim.studies import directory, sweep
 
 FORMAT = 1
 PLAN_FILE = "sensitivity.yaml"
@@ -285,6 +288,8 @@ def plan_sensitivity(game: str, path: Path, out_dir: Path | None = None, jobs: i
     players = list(sensitivity.players or experiment.players)
     conclusions = sensitivity.conclusions or default_conclusions(players)
     for number, conclusion in enumerate(conclusions):
+        if conclusion.metric is not None:
+            turn_order.check_metric_name(conclusion.metric, f"{path}: key 'conclusions.{number}.metric'")
         if conclusion.players not in players:
             raise ConfigError(f"{path}: key 'conclusions.{number}.players': the experiment plays "
                               f"{', '.join(map(str, players))} players, found {conclusion.players}")
@@ -352,7 +357,8 @@ def resolve_input(entry: SensitivityInput, number: int, path: Path, raw: dict, p
 
 
 def default_conclusions(players: list[int]) -> list[Conclusion]:
-    """At every player count: the best seat, the strongest bot, and the tie-break rate's side of 5%."""
+    """At every player count: the player who wins most (by turn order), the strongest bot, and the
+    tie-break rate's side of 5%."""
     return [conclusion for n_players in players for conclusion in (
         Conclusion(kind="best_seat", players=n_players), Conclusion(kind="strongest_bot", players=n_players),
         Conclusion(kind="above", metric="tiebreak_rate", value=DEFAULT_TIEBREAK_LEVEL, players=n_players))]
@@ -476,10 +482,10 @@ def standard_error(estimate: tuple[float, float, float]) -> float:
 
 
 def contenders(conclusion: Conclusion, estimates: dict) -> dict[str, tuple]:
-    """The metrics a best-of conclusion compares: every seat's or every bot's win rate."""
+    """The metrics a best-of conclusion compares: every player's (first_player_win_rate, ...) or
+    every bot's win rate."""
     if conclusion.kind == "best_seat":
-        return {metric: estimate for metric, estimate in estimates.items()
-                if metric.startswith("seat_") and metric.endswith("_win_rate")}
+        return {metric: estimate for metric, estimate in estimates.items() if turn_order.is_player_win_rate(metric)}
     return {metric: estimate for metric, estimate in estimates.items() if metric.startswith("bot_win_rate:")}
 
 
@@ -488,7 +494,7 @@ class Statement:
     """A conclusion as the printed data states it: its words and what it claims."""
     conclusion: Conclusion
     text: str
-    subject: str | None          # the best seat's or bot's metric at the printed data
+    subject: str | None          # the best player's or bot's metric at the printed data
     above: bool | None           # for a threshold: is the printed value above it
 
 
@@ -498,15 +504,16 @@ def state(conclusion: Conclusion, printed: dict) -> Statement:
         candidates = contenders(conclusion, printed)
         best = max(candidates, key=lambda metric: candidates[metric][0])
         if conclusion.kind == "best_seat":
-            seat = best.removeprefix("seat_").removesuffix("_win_rate")
-            text = f"seat {seat} wins most often at {n_players} players (printed: {candidates[best][0]:.1%})"
+            player = turn_order.player_words(turn_order.position_of(best))
+            text = f"{player} wins most often at {n_players} players (printed: {candidates[best][0]:.1%})"
         else:
             text = (f"{best.removeprefix('bot_win_rate:')} is the strongest bot at {n_players} players "
                     f"(printed: {candidates[best][0]:.1%})")
         return Statement(conclusion, conclusion.label or text, best, None)
     value = printed.get(conclusion.metric, (math.nan,))[0]
     above = value > conclusion.value
-    words = conclusion.metric.replace("_", " ")
+    position = turn_order.position_of(conclusion.metric)
+    words = conclusion.metric.replace("_", " ") if position is None else turn_order.win_rate_label(position)
     text = f"{words} {'above' if above else 'at most'} {conclusion.value:.3g} at {n_players} players (printed: {value:.3g})"
     return Statement(conclusion, conclusion.label or text, conclusion.metric, above)
 
@@ -536,10 +543,15 @@ def run_sensitivity(plan: SensitivityPlan, log: Callable[[str], None] = print, p
                     report: bool = True) -> Path:
     """Screen with Morris, walk the inputs that matter one at a time, judge every conclusion,
     write the tables, the plan and the report."""
+    with directory.open_study(plan.out_dir, "sensitivity", identity(plan), SENSITIVITY_WORDS, added=("oat_levels",)):
+        return run_sensitivity_held(plan, log, progress, report)
+
+
+def run_sensitivity_held(plan: SensitivityPlan, log: Callable[[str], None], progress: bool, report: bool) -> Path:
+    """:func:`run_sensitivity` in its held directory."""
     from SALib.analyze import morris as morris_analyze
     from rich.progress import Progress
 
-    plan.out_dir.mkdir(parents=True, exist_ok=True)
     check_same_study(plan)
     unit, morris_design = morris_points(plan)
     check_every_value(plan)
@@ -688,10 +700,12 @@ def identity(plan: SensitivityPlan) -> dict:
                                "oat_levels": plan.sensitivity.oat_levels, "sampler_seed": plan.sensitivity.seed})
 
 
+SENSITIVITY_WORDS = "sensitivity study"
+
+
 def check_same_study(plan: SensitivityPlan) -> None:
     # oat_levels joined the identity later: a study recorded without it resumes as before
-    sweep.check_same_identity(plan.out_dir / PLAN_FILE, identity(plan),
-                              "sensitivity study (other inputs, games, budget or seed)", added=("oat_levels",))
+    sweep.check_same_identity(plan.out_dir / PLAN_FILE, identity(plan), SENSITIVITY_WORDS, added=("oat_levels",))
 
 
 def input_record(entry: Input) -> dict:

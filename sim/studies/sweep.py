@@ -23,9 +23,9 @@ games and seed every cell plays) and what varies::
         values: [1, 2, 3]
         linked: {imaginary_player.markers: [4, 6, 8]}   # set along, one value per value
     targets:                                # optional: what the report checks every cell against
-      - {metric: "seat_*_win_rate", players: [2], fair_share_within: 0.02}
+      - {metric: "*_player_win_rate", players: [2], fair_share_within: 0.02}
       - {metric: balance, at_least: 0.95}
-    report_metrics: [seat_1_win_rate, balance, game_length]   # optional: what the report plots
+    report_metrics: [first_player_win_rate, balance, game_length]   # optional: what the report plots
     out: runs/sweeps/heads_of_state_assassin_cubes
 
 Every cell is the experiment under a variant of its own (``DIR/cells/<cell>/variant.yaml``,
@@ -63,6 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from reports import comparison_stats as stats
 from reports import paired_metrics
+from reports import players as player_names
 from sim import registry
 from sim.core import results, variants
 from sim.core import run_manifest as manifests
@@ -70,6 +71,7 @@ from sim.core.engine import ConfigError
 from sim.core.experiments import (GameCount, NAME_PATTERN, find_experiment, load_experiment, prepare_experiment)
 from sim.core.runner import run_cells
 from sim.core.yaml_files import read_yaml_mapping, validate
+from sim.studies import directory
 
 FORMAT = 1
 PLAN_FILE = "sweep.yaml"
@@ -81,7 +83,7 @@ PRINTED = "printed"                    # a named-variant value: the printed rule
 PRINTED_LABEL = "printed rules"        # ... as the table and the report show it
 CONFIDENCE = 0.95
 MAX_CELLS = 1000
-DEFAULT_REPORT_METRICS = ("seat_1_win_rate", "balance", "game_length", "tiebreak_rate", "winning_score")
+DEFAULT_REPORT_METRICS = ("first_player_win_rate", "balance", "game_length", "tiebreak_rate", "winning_score")
 FUNCTIONS = {paired_metrics.MEAN: stats.MEAN, paired_metrics.RATIO: stats.RATIO, paired_metrics.BALANCE: stats.balance}
 
 Value = Union[bool, int, float, str]
@@ -90,15 +92,30 @@ Value = Union[bool, int, float, str]
 # ----------------------------------------------------------------------------- the file
 
 class NumberRange(BaseModel):
+    """``{from, to, step}``: from, from + step, ... up to to. Its numbers (finite, a positive step,
+    from <= to) and how many values it holds are checked by :func:`check_sweep_file`, which counts
+    them without listing them."""
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
     start: float = Field(alias="from")
     to: float
-    step: float = Field(gt=0)
+    step: float
+
+    def count(self) -> int | float:
+        """How many values the range holds, counted arithmetically (0 when to is below from,
+        math.inf when more than a float can count); its numbers must be finite, its step positive."""
+        quotient = (self.to - self.start) / self.step
+        if math.isnan(quotient) or quotient == -math.inf:
+            return 0
+        if quotient == math.inf:
+            return math.inf
+        return max(0, math.floor(quotient + 1e-9) + 1)
 
     def values(self) -> list[Value]:
-        count = int(math.floor((self.to - self.start) / self.step + 1e-9)) + 1
+        count = self.count()
         if count < 1:
             raise ValueError(f"expected from <= to, found from {self.start:g} and to {self.to:g}")
+        if count > MAX_CELLS:     # check_sweep_file refuses it with the file and key first
+            raise ValueError(f"expected at most {MAX_CELLS:,} values, found {count_text(count)}")
         values = [self.start + index * self.step for index in range(count)]
         whole = all(float(number).is_integer() for number in (self.start, self.step))
         return [int(round(value)) if whole else round(value, 10) for value in values]
@@ -117,15 +134,15 @@ class Dimension(BaseModel):
 
     @model_validator(mode="after")
     def one_way_of_giving_values(self):
+        # the range's numbers, the count of values, linked lengths and repeated values are
+        # checked by check_sweep_file, naming the file and the key (grid.N.values.M), before any list is built
         if (self.values is None) == (self.value_range is None):
             raise ValueError("expected either values: [...] or range: {from, to, step}")
-        count = len(self.listed())
-        for path, linked in self.linked.items():
-            if len(linked) != count:
-                raise ValueError(f"linked.{path}: expected {count} values (one per value), found {len(linked)}")
-        if len(set(map(repr, self.listed()))) != count:
-            raise ValueError("expected distinct values")
         return self
+
+    def count(self) -> int | float:
+        """How many values the dimension has, without listing a range's."""
+        return len(self.values) if self.values is not None else self.value_range.count()
 
     def listed(self) -> list[Value]:
         return list(self.values) if self.values is not None else self.value_range.values()
@@ -136,7 +153,7 @@ class Dimension(BaseModel):
 
 
 class Target(BaseModel):
-    """A balance target: a metric (an fnmatch pattern: ``seat_*_win_rate``), optionally at some
+    """A balance target: a metric (an fnmatch pattern: ``*_player_win_rate``), optionally at some
     player counts and for one pool, and the band it must lie in."""
     model_config = ConfigDict(extra="forbid")
     metric: str = Field(min_length=1)
@@ -160,10 +177,8 @@ class Target(BaseModel):
         if sum(bands) != 1:
             raise ValueError("expected one band: at_least and/or at_most, between: [low, high], fair_share_within, "
                              "change_at_least and/or change_at_most, or change_within")
-        if (self.change_at_least is not None and self.change_at_most is not None
-                and self.change_at_least > self.change_at_most):
-            raise ValueError(f"expected change_at_least <= change_at_most, found {self.change_at_least:g} and "
-                             f"{self.change_at_most:g}")
+        # a band with no value in it (at_least above at_most) is refused by check_target_bands,
+        # naming the file and the bound's key
         return self
 
 
@@ -198,6 +213,167 @@ def find_sweep(name_or_path: str) -> Path:
     if path.exists() or path.suffix in (".yaml", ".yml") or "/" in name_or_path:
         return path
     return SWEEPS_DIR / f"{name_or_path}.yaml"
+
+
+# ----------------------------------------------------------------------------- checking the file
+
+def refused(path: Path, key: str, problem: str) -> ConfigError:
+    """``FILE: key 'KEY': expected ..., found ...``: the one line the command prints."""
+    return ConfigError(f"{path}: key '{key}': {problem}")
+
+
+def count_text(count: int | float) -> str:
+    """A count of values or cells as an error line shows it: 1,000,001, 1e+300, or beyond a float."""
+    if count == math.inf:
+        return "more than 1.8e+308"      # more than a float counts
+    return f"{count:,}" if count < 10**15 else f"{float(count):.3g}"
+
+
+def check_sweep_file(sweep: SweepFile, path: Path) -> None:
+    """Refuse, before any list of values or cells is built and before a game file is read, what
+    would make a sweep's cells wrong or endless, naming the file and the key: a range's number
+    that is not finite, a step that is not positive, from above to; more values or cells than
+    MAX_CELLS (counted arithmetically: a range of 10**300 values is refused at once); a linked
+    list of another length; a value given twice in a dimension (5 and 5.0; true and yes for a
+    switch); a target band that holds no value."""
+    pools = len(sweep.bot_pools) if sweep.bot_pools else 1
+    if sweep.grid is None:
+        check_cell_count(path, "cells", [len(sweep.cells)], pools, unit="cells")
+    else:
+        counts = []
+        for number, dimension in enumerate(sweep.grid):
+            key = f"grid.{number}.range" if dimension.value_range is not None else f"grid.{number}.values"
+            count = check_range(dimension.value_range, path, key) if dimension.value_range is not None \
+                else len(dimension.values)
+            if count > MAX_CELLS:
+                raise refused(path, key, f"expected at most {MAX_CELLS:,} values (a sweep plays at most {MAX_CELLS:,} "
+                                         f"cells), found {count_text(count)} values")
+            counts.append(count)
+        check_cell_count(path, "grid", counts, pools)
+        for number, dimension in enumerate(sweep.grid):
+            for linked_path, linked in dimension.linked.items():
+                if len(linked) != counts[number]:
+                    raise refused(path, f"grid.{number}.linked.{linked_path}",
+                                  f"expected {counts[number]} values (one per value), found {len(linked)}")
+            check_distinct(path, f"grid.{number}", dimension)
+    check_target_bands(path, sweep.targets)
+
+
+def check_range(value_range: NumberRange, path: Path, key: str) -> int | float:
+    """The number of values of the range at ``key``, counted without listing them, once its
+    numbers are finite, its step positive and from at most to."""
+    for name, number in (("from", value_range.start), ("to", value_range.to), ("step", value_range.step)):
+        if not math.isfinite(number):
+            raise refused(path, f"{key}.{name}", f"expected a finite number, found {number:g}")
+    if not value_range.step > 0:
+        raise refused(path, f"{key}.step", f"expected a positive step, found {value_range.step:g}")
+    count = value_range.count()
+    if count < 1:
+        raise refused(path, key, f"expected from <= to, found from {value_range.start:g} and to {value_range.to:g}")
+    return count
+
+
+def check_cell_count(path: Path, key: str, counts: list[int], pools: int, unit: str = "values") -> None:
+    """At most MAX_CELLS cells: the product of the dimensions' counts times the pools, multiplied
+    only as far as the limit."""
+    total = pools
+    for count in counts:
+        total *= count
+        if total > MAX_CELLS:
+            break
+    if total <= MAX_CELLS:
+        return
+    if len(counts) <= 8:      # each count is at most MAX_CELLS: the exact product is small enough to show
+        found = (f"{count_text(math.prod(counts) * pools)} ({' x '.join(map(str, counts))} {unit} x {pools} "
+                 f"pool{'s' if pools != 1 else ''})")
+    else:
+        found = f"more than {MAX_CELLS:,} ({len(counts)} dimensions x {pools} pools)"
+    raise refused(path, key, f"expected at most {MAX_CELLS:,} cells, found {found}")
+
+
+def value_key(dimension_path: str, value: Any) -> Any:
+    """What makes two values of a dimension the same cell: numbers equal as numbers (5 and 5.0),
+    booleans as booleans, a rule switch's on/off words as the switch reads them (true, yes, on and
+    1 alike), a named variant's ``printed`` and null alike, a list value item by item."""
+    from sim.core.arguments import parse_bool
+
+    if isinstance(value, list):
+        return ("list", tuple(value_key("", item) for item in value))
+    if dimension_path == VARIANT_DIMENSION:
+        return ("variant", PRINTED if value in (None, PRINTED) else str(value))
+    if dimension_path.startswith(RULES_PREFIX):
+        try:
+            return ("switch", parse_bool(value, dimension_path))
+        except ConfigError:
+            pass                       # a switch with named readings: its names as words
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and math.isnan(value):
+            return ("number", "nan")
+        return ("number", int(value) if isinstance(value, float) and value.is_integer() else value)
+    return (type(value).__name__, value)
+
+
+def repeated_value(dimension_path: str, values: list) -> tuple[int, int] | None:
+    """(first, again): the positions of the first value given twice (as :func:`value_key` compares), or None."""
+    seen: dict = {}
+    for index, value in enumerate(values):
+        first = seen.setdefault(value_key(dimension_path, value), index)
+        if first != index:
+            return first, index
+    return None
+
+
+def check_distinct(path: Path, key: str, dimension: Dimension) -> None:
+    """A dimension's values, each once: two equal values would make two identical cells."""
+    from sim.core.yaml_files import found_text
+
+    values = dimension.listed()
+    repeated = repeated_value(dimension.path, values)
+    if repeated is None:
+        return
+    first, again = repeated
+    if dimension.value_range is not None:    # a step below the 10 decimals a range's values are rounded to
+        raise refused(path, f"{key}.range.step", f"expected a step that gives distinct values (rounded to 10 "
+                                                 f"decimals), found {dimension.value_range.step:g} "
+                                                 f"({found_text(values[again])} twice)")
+    raise refused(path, f"{key}.values.{again}", f"expected distinct values ({key}.values.{first} is "
+                                                 f"{found_text(values[first])}, the same), found {found_text(values[again])}")
+
+
+def check_target_bands(path: Path, targets: list) -> None:
+    """Every target's band holds some value: no NaN bound, no lower bound above its upper bound
+    (reports.targets.bound_problem), for a sweep's targets and a tuning's."""
+    from reports import targets as balance_targets
+
+    for number, target in enumerate(targets):
+        problem = balance_targets.bound_problem(target if isinstance(target, dict) else target.model_dump())
+        if problem is not None:
+            raise refused(path, f"targets.{number}.{problem[0]}", problem[1])
+
+
+def check_variant_values(sweep: SweepFile, path: Path, game: str) -> None:
+    """Every named variant the sweep plays (``printed`` or null: the printed rules) is a variant
+    of its game, by name in configs/variants/<game>/ or as a file, before any cell is planned."""
+    from sim.core.yaml_files import found_text
+
+    if sweep.grid is not None:
+        given = [(f"grid.{number}.values.{index}", value) for number, dimension in enumerate(sweep.grid)
+                 if dimension.path == VARIANT_DIMENSION for index, value in enumerate(dimension.listed())]
+    else:
+        given = [(f"cells.{number}.{VARIANT_DIMENSION}", cell[VARIANT_DIMENSION])
+                 for number, cell in enumerate(sweep.cells) if VARIANT_DIMENSION in cell]
+    for key, value in given:
+        if value is None or value == PRINTED:
+            continue
+        try:
+            variants.find_variant(str(value), game)
+        except ConfigError:
+            names = ", ".join(variants.library_names(game)) or "none shipped"
+            raise refused(path, key, f"expected {PRINTED}, a variant of {game} ({names}) or a variant YAML file, "
+                                     f"found {found_text(value)}") from None
+        variants.load_variant(str(value), game, where=f"{path}: key '{key}'")   # its file and chain, read once
 
 
 # ----------------------------------------------------------------------------- the plan
@@ -263,7 +439,9 @@ def plan_sweep(path: Path, out_dir: Path | None = None, jobs: int | None = None,
                games_per_matchup: int | None = None) -> SweepPlan:
     """Read and validate a sweep file and every cell's rules before a game is played."""
     sweep = validate(SweepFile, read_yaml_mapping(path, "sweep"), path)
+    check_sweep_file(sweep, path)          # ranges counted, values distinct, bands non-empty: before any list
     experiment_path, experiment, engine = study_experiment(path, sweep.experiment)
+    check_variant_values(sweep, path, experiment.game)
     dimensions = resolve_dimensions(sweep, path, engine, experiment.game_file)
     pools = dict(sweep.bot_pools) if sweep.bot_pools else {"pool": list(experiment.bots)}
     players = list(sweep.players or experiment.players)
@@ -355,16 +533,23 @@ def printed_of(dimension_path: str, raw: dict, printed_rules: dict, where: str) 
 
 def plan_cells(sweep: SweepFile, path: Path, dimensions: list[SweptDimension],
                pools: dict[str, list[str]]) -> list[SweepCell]:
-    """Every (pool, combination of values) as a cell, in pool order then grid order."""
+    """Every (pool, combination of values) as a cell, in pool order then grid order (the cells
+    counted before they are listed; a ``cells:`` list naming the same rules twice refused)."""
     if sweep.grid is not None:
+        check_cell_count(path, "grid", [len(dimension.values) for dimension in dimensions], len(pools))
         combinations = [dict(zip([dimension.column for dimension in dimensions], values))
                         for values in itertools.product(*[dimension.values for dimension in dimensions])]
     else:
+        check_cell_count(path, "cells", [len(sweep.cells)], len(pools), unit="cells")
         combinations = [{dimension.column: cell.get(dimension.path, dimension.printed) for dimension in dimensions}
                         for cell in sweep.cells]
-    if len(combinations) * len(pools) > MAX_CELLS:
-        raise ConfigError(f"{path}: key 'grid': expected at most {MAX_CELLS} cells, found "
-                          f"{len(combinations) * len(pools):,} ({len(combinations):,} combinations x {len(pools)} pools)")
+        seen: dict = {}
+        for number, values in enumerate(combinations):
+            rules = tuple(value_key(dimension.path, values[dimension.column]) for dimension in dimensions)
+            first = seen.setdefault(rules, number)
+            if first != number:
+                raise refused(path, f"cells.{number}", f"expected distinct cells (cells.{first} has the same rules), "
+                                                       f"found {values}")
     cells = []
     for pool in pools:
         for values in combinations:
@@ -415,6 +600,8 @@ def known_metrics(plan: SweepPlan) -> list[str]:
 def check_metrics(plan: SweepPlan) -> list[str]:
     known = set(known_metrics(plan))
     chosen = list(plan.sweep.report_metrics or [name for name in DEFAULT_REPORT_METRICS if name in known])
+    for number, name in enumerate(chosen):
+        player_names.check_metric_name(name, f"{plan.path}: key 'report_metrics.{number}'")
     unknown = [name for name in chosen if name not in known]
     if unknown:
         raise ConfigError(f"{plan.path}: key 'report_metrics': unknown metric {', '.join(unknown)}; expected some of "
@@ -530,7 +717,12 @@ def prepare_cell(plan: SweepPlan, cell: SweepCell, first_game: int = 0):
 def run_sweep(plan: SweepPlan, log: Callable[[str], None] = print, progress: bool = True,
               report: bool = True) -> Path:
     """Play every cell (resuming whatever is finished), then write the table, the plan and the report."""
-    plan.out_dir.mkdir(parents=True, exist_ok=True)
+    with directory.open_study(plan.out_dir, "sweep", identity(plan), SWEEP_WORDS, added=("cell_rules",)):
+        return run_sweep_held(plan, log, progress, report)
+
+
+def run_sweep_held(plan: SweepPlan, log: Callable[[str], None], progress: bool, report: bool) -> Path:
+    """:func:`run_sweep` in its held directory."""
     check_same_sweep(plan)
     prepared = [prepare_cell(plan, cell) for cell in plan.cells]   # every cell's rules checked before a game
     write_plan(plan, final=False)
@@ -648,15 +840,22 @@ def median_length_change(frame: pl.DataFrame, reference: tuple[str, pl.DataFrame
             "difference_high": change.high, "p_value": change.p_value}
 
 
+SWEEP_WORDS = "sweep"
+
+
 def identity(plan: SweepPlan) -> dict:
-    """What a resumed sweep must share with the one in its directory."""
+    """What a resumed sweep must share with the one in its directory: its cells' values and
+    every setting they make (a linked path's value too), pools, players, seed and games."""
     return {"game": plan.game, "experiment_file": str(plan.experiment_path), "players": plan.players,
             "seed": plan.seed, "games_per_matchup": plan.games_per_matchup, "pools": plan.pools,
-            "cells": [{"cell": cell.name, "pool": cell.pool, "values": cell.values} for cell in plan.cells]}
+            "cells": [{"cell": cell.name, "pool": cell.pool, "values": cell.values} for cell in plan.cells],
+            "cell_rules": [{"cell": cell.name, "set": cell.overrides, "rules": cell.rules, "variant": cell.variant}
+                           for cell in plan.cells]}
 
 
 def check_same_sweep(plan: SweepPlan) -> None:
-    check_same_identity(plan.out_dir / PLAN_FILE, identity(plan), "sweep (other cells, seed, games or bots)")
+    """A sweep directory from before study.yaml: its plan file's identity (cell_rules joined later)."""
+    check_same_identity(plan.out_dir / PLAN_FILE, identity(plan), SWEEP_WORDS, added=("cell_rules",))
 
 
 def check_same_identity(path: Path, wanted: dict, what: str, added: tuple[str, ...] = ()) -> None:
@@ -720,8 +919,11 @@ def cell_rows(plan: SweepPlan, cell: SweepCell, n_players: int, frame: pl.DataFr
     values = {dimension.column: dimension.shown(cell.values[dimension.column]) for dimension in plan.dimensions}
     paired_reference = None
     if reference is not None and reference[0] != cell.name:
-        paired_reference = reference[1].join(frame.select("game_index"), on="game_index", how="inner")
-        frame = frame.join(paired_reference.select("game_index"), on="game_index", how="inner")
+        # row i of both the same game (the paired difference's interval: stats.paired, honest
+        # where few games differ from the printed cell's, never [0, 0] from games that could not vary)
+        paired_reference = reference[1].join(frame.select("game_index"), on="game_index", how="inner",
+                                             maintain_order="left")
+        frame = paired_reference.select("game_index").join(frame, on="game_index", how="inner", maintain_order="left")
     rows = []
     for metric in metrics:
         if not all(column in frame.columns for column in metric.components):

@@ -16,7 +16,9 @@ indices: common random numbers), so candidates are compared on equal luck.
 Optuna's ask-and-tell proposes candidates in batches (TPE by default; CMA-ES on request, centred
 on the starting point with a population of one batch, to refine a bot already tuned); the
 study is stored in SQLite in the output directory, so an interrupted tuning resumes where it
-stopped (a trial that was asked but never told is marked failed and its games are played again).
+stopped, and is the same study as an uninterrupted one: the candidates an interrupted batch had
+asked are played in place, and every ask's randomness comes from the seed and the trial's
+position, not from the process (sim.studies.optuna_resume).
 When the game budget is spent, the best few candidates are re-evaluated on fresh games (other
 game indices), because the winner of a noisy search is optimistically biased; the best of the
 re-evaluation is written as a bot YAML whose description carries its re-evaluated win rate and
@@ -48,6 +50,7 @@ from sim.core.arguments import check_game_count
 from reports.stats import wilson_interval
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.core.results import write_bytes_atomically
+from sim.studies import directory, optuna_resume
 from strategies.bots import BotCatalogue, bot_package, family_parameters
 from strategies.parameters import Parameter, bot_seat, parameter_vector
 
@@ -120,6 +123,13 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
         raise ConfigError(f"--sampler: expected {' or '.join(SAMPLERS)}, found {sampler!r}")
     if objective not in OBJECTIVES:
         raise ConfigError(f"--objective: expected {' or '.join(OBJECTIVES)}, found {objective!r}")
+    if name is not None:   # the bot file is DIR/<name>.yaml: a bot name, as every bot file's name: is
+        import re
+        from sim.core.yaml_files import shown
+        from strategies.bots import NAME_PATTERN as BOT_NAME
+        if not re.fullmatch(BOT_NAME, name):
+            raise ConfigError(f"--name: expected a bot name (a letter, then letters, digits, _ or -), "
+                              f"found {shown(repr(name), 80)}")
     if speed_floor is not None and not 0.0 < speed_floor <= 1.0:
         raise ConfigError(f"--speed-floor: expected a fraction of {SPEED_BASELINE}'s games per second above 0 and "
                           f"at most 1, found {speed_floor}")
@@ -266,29 +276,42 @@ def distributions(plan: TuningPlan) -> dict:
 
 
 def open_study(plan: TuningPlan):
-    """The SQLite study of ``plan.out_dir`` (created, or resumed); trials left running by an
-    interrupted session are marked failed, so their candidates are simply asked anew."""
+    """The SQLite study of ``plan.out_dir`` (created, or resumed). Trials an interrupted session
+    asked and never told are played by the resumed one (:func:`tune_held`), in place; one whose
+    ask was cut short is marked failed and asked again (sim.studies.optuna_resume)."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     plan.out_dir.mkdir(parents=True, exist_ok=True)
-    if plan.sampler == "cmaes":     # a local search: CMA-ES centred on the starting point
-        with warnings.catch_warnings():     # x0 and sigma0 are deprecated in Optuna 4.9, kept until 6.0
-            warnings.simplefilter("ignore", FutureWarning)
-            sampler = optuna.samplers.CmaEsSampler(x0=plan.start, sigma0=CMAES_SIGMA0, seed=plan.seed,
-                                                   popsize=plan.batch if plan.batch >= 4 else None)
-    else:
-        sampler = optuna.samplers.TPESampler(seed=plan.seed)
     study = optuna.create_study(storage=f"sqlite:///{plan.out_dir / STUDY_FILE}", study_name=STUDY_NAME,
-                                direction="maximize", sampler=sampler, load_if_exists=True)
-    for trial in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-        study.tell(trial.number, state=optuna.trial.TrialState.FAIL)
+                                direction="maximize", sampler=sampler_of(plan, plan.seed), load_if_exists=True)
     if not study.trials:
         study.set_user_attr("plan", plan_record(plan))
         study.enqueue_trial(plan.start)     # the starting point is the first candidate
     elif study.user_attrs.get("plan") != plan_record(plan):
         raise ConfigError(f"{plan.out_dir / STUDY_FILE} holds a tuning of another plan; choose another --out")
+    optuna_resume.fail_interrupted_asks(study, [parameter.name for parameter in plan.parameters])
     return study
+
+
+def sampler_of(plan: TuningPlan, seed: int):
+    """The plan's Optuna sampler seeded ``seed`` (each ask has its own: optuna_resume)."""
+    import optuna
+
+    if plan.sampler == "cmaes":     # a local search: CMA-ES centred on the starting point
+        with warnings.catch_warnings():     # x0 and sigma0 are deprecated in Optuna 4.9, kept until 6.0
+            warnings.simplefilter("ignore", FutureWarning)
+            return optuna.samplers.CmaEsSampler(x0=plan.start, sigma0=CMAES_SIGMA0, seed=seed,
+                                                popsize=plan.batch if plan.batch >= 4 else None)
+    return optuna.samplers.TPESampler(seed=seed)
+
+
+def batch_end(position: int, batch: int, total: int) -> int:
+    """The position after the last of the batch that asks ``position``: the starting point (0)
+    alone, then batches of ``batch`` from position 1, the last one cut at ``total``."""
+    if position == 0:
+        return 1
+    return min(1 + ((position - 1) // batch + 1) * batch, total)
 
 
 def plan_record(plan: TuningPlan) -> dict:
@@ -308,17 +331,28 @@ def completed(study) -> list:
 
 def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = True) -> Path:
     """Run trials until the budget is spent, re-evaluate the best, write the bot file."""
+    with directory.open_study(plan.out_dir, "tune-bot", plan_record(plan), "bot tuning"):
+        return tune_held(plan, log, progress)
+
+
+def tune_held(plan: TuningPlan, log: Callable[[str], None], progress: bool) -> Path:
+    """:func:`tune` in its held directory."""
     study = open_study(plan)
     space = distributions(plan)
     total_trials = max(1, plan.budget // plan.games_per_trial)
     done = [trial.value for trial in completed(study)]
+    resumed = optuna_resume.unfinished(study)     # the rest of a batch an interrupted session asked
     with trial_progress(progress, total_trials) as advance:
         advance(done)
         while len(done) < total_trials:
             # the starting point is played alone first: a sampler that models the results (CMA-ES
-            # around it, TPE after its startup) then has one to build on in the first batch
-            size = 1 if not done else min(plan.batch, total_trials - len(done))
-            asked = [study.ask(space) for _ in range(size)]
+            # around it, TPE after its startup) then has one to build on in the first batch. A
+            # batch is asked whole before any of it is played; a resumed one asks only what its
+            # interrupted session had not (each ask's randomness comes from its position)
+            size = batch_end(len(done), plan.batch, total_trials) - len(done) - len(resumed)
+            asked = resumed + [optuna_resume.ask(study, space, lambda seed: sampler_of(plan, seed), plan.seed)
+                               for _ in range(size)]
+            resumed = []
             for trial in asked:
                 value = evaluate_trial(plan, trial, plan.games_per_trial)
                 study.tell(trial, value)

@@ -14,7 +14,7 @@ variant paths::
       - path: rules.some_switch
         values: [false, true]                # a list: categorical (linked: as in a sweep)
     targets:
-      - {metric: "seat_*_win_rate", fair_share_within: 0.01}
+      - {metric: "*_player_win_rate", fair_share_within: 0.01}
       - {metric: game_length_median, change_within: 2}   # paired with the printed rules (reports.targets)
     trials: 40
     rungs: [1000, 4000]                      # games per match-up at each rung (successive halving)
@@ -63,7 +63,7 @@ from sim.core.arguments import check_game_count
 from sim.core.engine import ConfigError
 from sim.core.experiments import GameCount, NAME_PATTERN, load_experiment
 from sim.core.yaml_files import read_yaml_mapping, validate
-from sim.studies import sweep
+from sim.studies import directory, optuna_resume, sweep
 from sim.studies.tune_bot import trial_progress
 
 FORMAT = 1
@@ -85,16 +85,12 @@ FRESH_GAMES_OFFSET = 2**29
 # ----------------------------------------------------------------------------- the file
 
 class SpaceRange(BaseModel):
+    """``{from, to, step}`` (step optional: a continuous range). Its numbers (finite, a positive
+    step, from below to) are checked by :func:`check_space_range`, naming the file and the key."""
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
     start: float = Field(alias="from")
     to: float
-    step: Optional[float] = Field(None, gt=0)
-
-    @model_validator(mode="after")
-    def ordered(self):
-        if not self.start < self.to:
-            raise ValueError(f"expected from < to, found from {self.start:g} and to {self.to:g}")
-        return self
+    step: Optional[float] = None
 
     @property
     def integer(self) -> bool:
@@ -286,7 +282,34 @@ def check_rungs(rungs: list[int], where: str) -> None:
         raise ConfigError(f"{where}: expected rising games per match-up, found {', '.join(map(str, rungs))}")
 
 
+def check_space_range(value_range: SpaceRange, path: Path, key: str) -> None:
+    """A tuned range's numbers: finite, a positive step (if any), from below to."""
+    for name, number in (("from", value_range.start), ("to", value_range.to), ("step", value_range.step)):
+        if number is not None and not math.isfinite(number):
+            raise sweep.refused(path, f"{key}.{name}", f"expected a finite number, found {number:g}")
+    if value_range.step is not None and not value_range.step > 0:
+        raise sweep.refused(path, f"{key}.step", f"expected a positive step, found {value_range.step:g}")
+    if not value_range.start < value_range.to:
+        raise sweep.refused(path, key, f"expected from < to, found from {value_range.start:g} and to {value_range.to:g}")
+
+
+def check_space_values(parameter: SpaceParameter, path: Path, key: str) -> None:
+    """A tuned parameter's values, each once (5 and 5.0, true and yes for a switch, are one value)."""
+    from sim.core.yaml_files import found_text
+
+    repeated = sweep.repeated_value(parameter.path, list(parameter.values))
+    if repeated is not None:
+        first, again = repeated
+        raise sweep.refused(path, f"{key}.values.{again}", f"expected distinct values ({key}.values.{first} is "
+                                                           f"{found_text(parameter.values[first])}, the same), "
+                                                           f"found {found_text(parameter.values[again])}")
+
+
 def resolve_parameter(parameter: SpaceParameter, number: int, path: Path, raw: dict, printed_rules: dict) -> Tuned:
+    if parameter.value_range is not None:
+        check_space_range(parameter.value_range, path, f"space.{number}.range")
+    else:
+        check_space_values(parameter, path, f"space.{number}")
     where = f"{path}: key 'space.{number}.path'"
     if parameter.path == sweep.VARIANT_DIMENSION:
         raise ConfigError(f"{where}: a tuning space holds game-data paths and rule switches, not named variants")
@@ -308,6 +331,7 @@ def resolve_parameter(parameter: SpaceParameter, number: int, path: Path, raw: d
 def check_targets(plan: TuningPlan) -> None:
     from reports import paired_metrics
 
+    sweep.check_target_bands(plan.path, plan.targets)     # no band that holds no value (at_least above at_most)
     known = [metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, plan.bots)] + \
         sweep.extra_metric_names(load_experiment(plan.experiment_path))
     for number, target in enumerate(plan.targets):
@@ -413,12 +437,9 @@ def open_study(plan: TuningPlan):
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     plan.out_dir.mkdir(parents=True, exist_ok=True)
-    sampler = (optuna.samplers.NSGAIISampler(seed=plan.tuning.seed) if plan.tuning.sampler == "nsga2"
-               else optuna.samplers.TPESampler(seed=plan.tuning.seed))
     study = optuna.create_study(storage=f"sqlite:///{plan.out_dir / STUDY_FILE}", study_name=STUDY_NAME,
-                                directions=["minimize", "minimize"], sampler=sampler, load_if_exists=True)
-    for trial in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-        study.tell(trial.number, state=optuna.trial.TrialState.FAIL)
+                                directions=["minimize", "minimize"], sampler=sampler_of(plan, plan.tuning.seed),
+                                load_if_exists=True)
     if not study.trials:
         study.set_user_attr("plan", plan_record(plan))
         start = printed_values(plan)
@@ -427,7 +448,17 @@ def open_study(plan: TuningPlan):
                                  for parameter in plan.parameters})
     elif study.user_attrs.get("plan") != plan_record(plan):
         raise ConfigError(f"{plan.out_dir / STUDY_FILE} holds a tuning of another plan; choose another --out")
+    # a trial an interrupted session asked is played by this one (tune_held); one whose ask was cut short is failed
+    optuna_resume.fail_interrupted_asks(study, [parameter.column for parameter in plan.parameters])
     return study
+
+
+def sampler_of(plan: TuningPlan, seed: int):
+    """The plan's Optuna sampler seeded ``seed`` (each ask has its own: optuna_resume)."""
+    import optuna
+
+    return (optuna.samplers.NSGAIISampler(seed=seed) if plan.tuning.sampler == "nsga2"
+            else optuna.samplers.TPESampler(seed=seed))
 
 
 def plan_record(plan: TuningPlan) -> dict:
@@ -513,6 +544,12 @@ def check_space(plan: TuningPlan) -> None:
 def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = True, report: bool = True) -> Path:
     """Run the trials (resuming a stored study), re-evaluate the best, write the variants,
     tables and report. Returns the tuning directory."""
+    with directory.open_study(plan.out_dir, "tune", plan_record(plan), "tuning"):
+        return tune_held(plan, log, progress, report)
+
+
+def tune_held(plan: TuningPlan, log: Callable[[str], None], progress: bool, report: bool) -> Path:
+    """:func:`tune` in its held directory."""
     import optuna
 
     if plan.evaluator is None:
@@ -524,8 +561,10 @@ def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = 
     space = {parameter.column: parameter.distribution() for parameter in plan.parameters}
     with trial_progress(progress, plan.tuning.trials, best=min, shown=lambda miss: f"miss {miss:.2f}") as advance:
         advance([trial.values[0] for trial in finished(study) if trial.values])
+        resumed = optuna_resume.unfinished(study)     # asked by an interrupted session: played first, in place
         while len(finished(study)) < plan.tuning.trials:
-            trial = study.ask(space)
+            trial = resumed.pop(0) if resumed else optuna_resume.ask(
+                study, space, lambda seed: sampler_of(plan, seed), plan.tuning.seed)
             state, values = evaluate_trial(plan, study, trial)
             if state == "pruned":
                 study.tell(trial, state=optuna.trial.TrialState.PRUNED)

@@ -9,6 +9,7 @@ import yaml
 
 from reports import stats
 from reports.summary import summarise
+from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
 
 Z95 = 1.959963984540054
@@ -58,9 +59,10 @@ def write_run(run_dir, seats_rows, games_rows, complete=True):
     run_dir.mkdir()
     pl.DataFrame(seats_rows).write_parquet(run_dir / "seats.parquet")
     pl.DataFrame(games_rows).write_parquet(run_dir / "games.parquet")
-    (run_dir / "run.yaml").write_text(yaml.safe_dump({
-        "status": "complete" if complete else "incomplete",
-        "config": {"game": "louis-xiv", "n_games": len(games_rows["game_index"])}}))
+    # a run.yaml as courtsim writes one (format marker and content hash): summary reads no other
+    manifest = manifests.new_manifest({"game": "louis-xiv", "n_games": len(games_rows["game_index"])})
+    manifest["status"] = "complete" if complete else "incomplete"
+    (run_dir / "run.yaml").write_text(yaml.safe_dump(manifest))
 
 
 def test_summary_of_a_hand_made_run(tmp_path):
@@ -79,7 +81,7 @@ def test_summary_of_a_hand_made_run(tmp_path):
     assert by_bot.loc["A", "score_difference"] == pytest.approx(0.5)
     low, high = stats.wilson_interval(2.5, 4)
     assert by_bot.loc["A", "win_low"] == pytest.approx(float(low))
-    by_seat = summary.by_seat.set_index("seat")
+    by_seat = summary.by_seat.set_index("position")      # no start_position column: seat 0 starts
     assert by_seat.loc[0, "wins"] == pytest.approx(1 + 0 + 0 + 0.5)
     ratings = summary.ratings.set_index("bot")
     assert ratings.loc["A", "comparisons"] == 4 and ratings.loc["A", "rating"] > ratings.loc["B", "rating"]

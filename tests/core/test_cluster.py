@@ -1,20 +1,29 @@
 """--cluster: the same chunks on a Dask distributed cluster (a LocalCluster on loopback, started
 and stopped by the tests) give the same tables as --jobs 1; a worker killed mid-run has its
 chunk played elsewhere; a scheduler that goes away stops the run with its finished chunks kept,
-and the same run resumes; a sweep on the cluster equals the local sweep."""
+and the same run resumes; a sweep on the cluster equals the local sweep; an address that is no
+usable scheduler (malformed, closed, silent, an HTTP server, tls:// unconfigured, a Dask server
+that cannot take a client) is one error line within seconds, leaving nothing behind."""
+import asyncio
+import http.server
 import os
 import signal
+import socket
+import socketserver
+import subprocess
+import tempfile
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 
 import polars as pl
 import pytest
 from distributed import Client, LocalCluster
 
-from courtsim_runs import courtsim
+from courtsim_runs import COURTSIM, courtsim
 from sim import registry
-from sim.core.cluster import ClusterLost, using_cluster
+from sim.core.cluster import ClusterLost, tls_connection_args, using_cluster
 from sim.core.engine import ConfigError
 from sim.core.runner import run_simulation
 from sim.studies import sweep
@@ -157,7 +166,8 @@ def test_a_sweep_on_the_cluster_equals_the_local_sweep(cluster, tmp_path):
 
 @pytest.fixture
 def impatient(monkeypatch):
-    """Give up on an unreachable scheduler after 1 s, not the 10 s a real cluster gets."""
+    """Give up on an unreachable scheduler after 1 s, not the seconds a real cluster gets."""
+    monkeypatch.setattr("sim.core.cluster.PROBE_SECONDS", 1)
     monkeypatch.setattr("sim.core.cluster.CONNECT_SECONDS", 1)
 
 
@@ -186,3 +196,183 @@ def test_a_cluster_address_nobody_listens_on_is_a_one_line_error(impatient):
     with pytest.raises(ConfigError, match="expected a Dask scheduler address"):
         with using_cluster("localhost"):
             pass
+
+
+# ----------------------------------------------------------------------------- unusable addresses
+# Each test starts its own servers on loopback (port 0: a free port), bounded in time and closed at
+# the end, and runs `courtsim simulate ... --cluster ADDRESS` in a subprocess (a Client.__del__
+# traceback shows only when the interpreter exits) with a temporary directory of its own.
+
+SCRATCH = Path(tempfile.gettempdir()) / "dask-scratch-space"
+SECONDS_ALLOWED = 15        # the promise is 10 s; slack for a loaded machine, so the test is not flaky
+SERVER_SECONDS = 30         # no test server holds a connection longer than this
+
+
+def scratch_entries() -> set[str]:
+    return set(os.listdir(SCRATCH)) if SCRATCH.is_dir() else set()
+
+
+def assert_one_cluster_error(address: str, tmp_path: Path, *expected: str, prelude: str = "") -> str:
+    """``courtsim simulate ... --cluster address``: exit 2, one stderr line ``error: --cluster``
+    holding every ``expected`` text, no traceback, within SECONDS_ALLOWED, nothing left in
+    /tmp/dask-scratch-space, its own temporary directory or the run directory."""
+    own_tmp = tmp_path / "tmp"
+    own_tmp.mkdir()
+    command = list(COURTSIM)
+    if prelude:  # python code to run before the command line (e.g. a shorter deadline)
+        command[-1] = f"{prelude}; {command[-1]}"
+    before = scratch_entries()
+    started = time.monotonic()
+    result = subprocess.run(
+        [*command, "simulate", "louis-xiv", "--players", "2", "--games", "10", "--cluster", address,
+         "--out", str(tmp_path / "run")],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "TMPDIR": str(own_tmp)})
+    seconds = time.monotonic() - started
+    output = result.stdout + result.stderr
+    assert result.returncode == 2, output
+    assert "Traceback" not in output and "Exception ignored" not in output, output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --cluster"), result.stderr
+    assert all(text in lines[0] for text in expected), lines[0]
+    assert seconds < SECONDS_ALLOWED, f"{seconds:.1f} s: {lines[0]}"
+    assert scratch_entries() - before == set()
+    assert not any(own_tmp.iterdir()), sorted(own_tmp.iterdir())
+    assert not (tmp_path / "run").exists()
+    return lines[0]
+
+
+class Serving:
+    """``server`` serving in a thread until the ``with`` block ends (``release`` set at the end)."""
+
+    def __init__(self, server: socketserver.BaseServer, release: threading.Event | None = None):
+        self.server, self.release = server, release or threading.Event()
+        self.thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+
+    @property
+    def address(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"tcp://{host}:{port}"
+
+    def __enter__(self) -> "Serving":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(SERVER_SECONDS)
+
+
+class LoopbackServer(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass    # a peer that hangs up is what these tests do
+
+
+def silent_server() -> Serving:
+    """Accepts every connection and says nothing (for at most SERVER_SECONDS, or until closed)."""
+    release = threading.Event()
+
+    class Silent(socketserver.BaseRequestHandler):
+        def handle(self):
+            release.wait(SERVER_SECONDS)
+
+    return Serving(LoopbackServer(("127.0.0.1", 0), Silent), release)
+
+
+class Page(http.server.BaseHTTPRequestHandler):
+    timeout = SERVER_SECONDS    # a connection that sends no request line is dropped after this
+
+    def do_GET(self):
+        body = b"<html><body>Dask dashboard</body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+class LoopbackHTTPServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass
+
+
+@pytest.mark.parametrize("address, problem", [
+    ("tcp://", "(no host)"),
+    ("tcp://127.0.0.1", "(no port)"),
+    ("tcp://127.0.0.1:99999", "bad port"),
+    ("http://x", "http:// is not a Dask scheduler's scheme"),
+    ("inproc://x", "inproc:// is not a Dask scheduler's scheme"),
+])
+def test_a_malformed_cluster_address_is_one_line_at_once(tmp_path, address, problem):
+    line = assert_one_cluster_error(address, tmp_path, "expected a Dask scheduler address such as tcp://HOST:8786",
+                                    problem)
+    assert repr(address) in line
+
+
+def test_a_closed_port_is_one_line(tmp_path):
+    # bound, never listening: refused, and no other process can take the port meanwhile
+    with closing(socket.socket()) as taken:
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+        assert_one_cluster_error(f"tcp://127.0.0.1:{port}", tmp_path,
+                                 f"cannot reach a Dask scheduler at tcp://127.0.0.1:{port} (connection refused")
+
+
+def test_a_server_that_accepts_and_says_nothing_is_one_line(tmp_path):
+    with silent_server() as server:
+        assert_one_cluster_error(server.address, tmp_path, f"no Dask scheduler answered at {server.address}",
+                                 "said nothing")
+
+
+def test_an_http_server_such_as_the_dashboard_is_one_line(tmp_path):
+    with Serving(LoopbackHTTPServer(("127.0.0.1", 0), Page)) as server:
+        assert_one_cluster_error(server.address, tmp_path, f"no Dask scheduler answered at {server.address}",
+                                 "8787 is its dashboard")
+
+
+@pytest.mark.skipif(tls_connection_args() is not None, reason="this machine's Dask configuration sets TLS")
+def test_tls_without_dask_tls_settings_is_one_line(tmp_path):
+    with silent_server() as server:
+        address = server.address.replace("tcp://", "tls://")
+        assert_one_cluster_error(address, tmp_path, f"{address} needs Dask's TLS settings",
+                                 "distributed.comm.tls.ca-file")
+
+
+def test_a_dask_server_that_cannot_take_a_client_is_one_line_and_its_client_is_closed(tmp_path):
+    """A Dask server that says it is a scheduler but has no register-client handler: the Client
+    fails (here after 1 s, not CONNECT_SECONDS) and is closed, so no Client.__del__ traceback."""
+    from distributed.core import Server
+
+    ready, stop, where = threading.Event(), threading.Event(), {}
+
+    def identity(n_workers: int = -1) -> dict:
+        return {"type": "Scheduler", "id": "fake", "address": where.get("address"), "workers": {}}
+
+    async def serve():
+        server = Server({"identity": identity}, local_directory=str(tmp_path / "server"))
+        await server.listen("tcp://127.0.0.1:0")
+        where["address"] = server.address
+        ready.set()
+        deadline = time.monotonic() + SERVER_SECONDS
+        while not stop.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await server.close()
+
+    thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
+    thread.start()
+    try:
+        assert ready.wait(SERVER_SECONDS)
+        assert_one_cluster_error(where["address"], tmp_path,
+                                 f"the Dask scheduler at {where['address']} answered, but connecting a client",
+                                 "within 1 s", prelude="import sim.core.cluster as c; c.CONNECT_SECONDS = 1")
+    finally:
+        stop.set()
+        thread.join(SERVER_SECONDS)

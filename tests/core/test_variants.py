@@ -276,3 +276,42 @@ def test_every_shipped_variant_loads_changes_the_rules_and_is_listed(path):
     assert listing.exit_code == 0 and path.stem in listing.stdout, listing.output
     shown = CliRunner().invoke(cli.app, ["variants", "show", path.stem, "--game", game], terminal_width=400)
     assert shown.exit_code == 0 and path.stem in shown.stdout, shown.output
+
+
+# ----------------------------------------------------------------------------- extends: a path (issue 37)
+
+def test_extends_path_is_relative_to_the_variant_files_folder(tmp_path, monkeypatch):
+    """``extends: sub/base.yaml`` in ``v/relext.yaml`` is ``v/sub/base.yaml``, wherever courtsim
+    runs: a file of that relative path in the current directory is not it."""
+    (tmp_path / "v" / "sub").mkdir(parents=True)
+    (tmp_path / "sub").mkdir()
+    write_variant(tmp_path / "v" / "sub", "base", set={"start_gold": 6})
+    write_variant(tmp_path / "sub", "decoy", set={"start_gold": 9})
+    (tmp_path / "sub" / "decoy.yaml").rename(tmp_path / "sub" / "base.yaml")
+    relext = write_variant(tmp_path / "v", "relext", extends="sub/base.yaml", set={"points_per_mission": 6})
+    monkeypatch.chdir(tmp_path)
+    variant = variants.load_variant("v/relext.yaml", LOUIS_XIV)
+    assert variant.chain == ("base",)
+    assert {override.path: override.value for override in variant.overrides} == {"start_gold": 6, "points_per_mission": 6}
+    monkeypatch.chdir(tmp_path / "v" / "sub")          # from anywhere else: the same file
+    assert variants.load_variant(str(relext), LOUIS_XIV).chain == ("base",)
+
+
+def test_extends_path_that_is_missing_names_where_it_was_looked_for(tmp_path, monkeypatch):
+    (tmp_path / "v").mkdir()
+    (tmp_path / "sub").mkdir()
+    write_variant(tmp_path / "sub", "base", set={"start_gold": 9})   # beside the current directory only
+    write_variant(tmp_path / "v", "relext", extends="sub/base.yaml")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as caught:
+        variants.load_variant("v/relext.yaml", LOUIS_XIV)
+    assert str(caught.value) == ("v/relext.yaml: key 'extends': variant file v/sub/base.yaml does not exist "
+                                 "(sub/base.yaml from the folder v of the file naming it)")
+
+
+def test_extends_absolute_path_and_shipped_name_still_work(tmp_path):
+    base = write_variant(tmp_path, "absolute_base", set={"start_gold": 7})
+    child = write_variant(tmp_path / ".." / tmp_path.name, "child_of_absolute", extends=str(base.resolve()))
+    assert variants.load_variant(str(child), LOUIS_XIV).chain == ("absolute_base",)
+    shipped = variants.load_variant("imaginary_avoids_louis_2p", LOUIS_XIV)
+    assert shipped.chain == ("imaginary_only_on_revealed_cards_2p",)

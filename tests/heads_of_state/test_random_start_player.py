@@ -1,10 +1,16 @@
 """§3 step 11 "choose the start player at random": the rule switch random_start_player.
-Off (the default): seat 0 starts every game. On: a seeded random seat from its own random source,
-spread over all seats, reproducible, and the first-turn takes (§4.1) count from that seat."""
+On (the default, as the rules file says): a seeded random seat from its own random source, spread
+over all seats, reproducible, and the first-turn takes (§4.1) count from that seat; the tables
+give each seat's place in the turn order (seats.start_position) and the report's seat advantage
+is by that place. Off (the other reading): seat 0 starts every game."""
 import numpy as np
+import polars as pl
 import pytest
 from scipy.stats import chisquare
 
+from courtsim_runs import simulate
+from reports import metrics_common
+from reports.rundir import collect, load_run, seat_frame
 from sim.heads_of_state import events as ev
 from sim.heads_of_state.engine import ENGINE
 
@@ -16,15 +22,55 @@ def random_start_setup():
     return ENGINE.load_setup(rule_overrides={"random_start_player": True})
 
 
+@pytest.fixture(scope="module")
+def seat_0_setup():
+    return ENGINE.load_setup(rule_overrides={"random_start_player": False})
+
+
 def start_seats(setup, n_players, seed=5, first_game=0, n_games=N_GAMES):
     bots = [ENGINE.resolve_bot("random")] * n_players
     tables = ENGINE.play_chunk(setup, n_players, bots, seed, first_game, n_games)
     return tables["games"]["first_start_seat"]
 
 
-def test_s3_11_by_default_seat_0_starts_every_game(setup):
-    assert setup.description["rules"]["random_start_player"] is False
-    assert (start_seats(setup, 4, n_games=200) == 0).all()
+def test_s3_11_by_default_the_start_player_is_chosen_at_random(setup, random_start_setup):
+    """configs/games/heads_of_state.yaml and the file model's default (a game file without the key)."""
+    assert setup.description["rules"]["random_start_player"] is True
+    seats = start_seats(setup, 4, n_games=200)
+    assert len(set(seats.tolist())) == 4
+    assert (seats == start_seats(random_start_setup, 4, n_games=200)).all()
+
+
+def test_s3_11_the_other_reading_seat_0_starts_every_game(seat_0_setup):
+    assert seat_0_setup.description["rules"]["random_start_player"] is False
+    tables = ENGINE.play_chunk(seat_0_setup, 4, [ENGINE.resolve_bot("random")] * 4, 5, 0, 200)
+    assert (tables["games"]["first_start_seat"] == 0).all()
+    assert (tables["seats"]["start_position"] == tables["seats"]["seat"]).all()
+
+
+def test_s3_11_seats_table_gives_each_seats_place_in_the_turn_order(setup):
+    """seats.start_position: 0 for the drawn start player, then clockwise (as Louis XIV's)."""
+    n_players = 5
+    tables = ENGINE.play_chunk(setup, n_players, [ENGINE.resolve_bot("random")] * n_players, 5, 0, 300)
+    first = np.repeat(tables["games"]["first_start_seat"], n_players)
+    seats = tables["seats"]
+    assert (seats["start_position"] == (seats["seat"] - first) % n_players).all()
+    assert (seats["seat"][seats["start_position"] == 0] == tables["games"]["first_start_seat"]).all()
+
+
+def test_s3_11_report_seat_advantage_is_by_turn_order(tmp_path):
+    """The report's seat figures (reports.rundir's ``position``, metrics_common.seat_advantage)
+    are by place in the turn order, not by seat number, when the start player is drawn."""
+    run = simulate(tmp_path / "run", "heads-of-state", 3, 60, "greedy,random,greedy", seed=4)
+    seats, _ = seat_frame(load_run(run))
+    games = pl.read_parquet(run / "games.parquet").select("game_index", "first_start_seat")
+    frame = collect(seats).join(games, on="game_index")
+    assert frame["first_start_seat"].n_unique() == 3
+    assert (frame["position"] == (frame["seat"] - frame["first_start_seat"]) % 3).all()
+    starters = frame.filter(pl.col("position") == 0)
+    advantage = metrics_common.seat_advantage(seats)
+    assert advantage["first_player_rate"].iloc[0] == pytest.approx(starters["credit"].mean())
+    assert not (starters["seat"] == 0).all()
 
 
 @pytest.mark.parametrize("n_players", [2, 5])
@@ -69,10 +115,10 @@ def test_s4_1_first_turn_takes_count_from_the_random_start_player(random_start_s
         assert [takes[(start + k) % n_players] for k in range(n_players)] == table
 
 
-def test_s3_11_the_switch_shifts_no_other_random_source(setup, random_start_setup):
-    """Games whose drawn start seat is 0 are the default games, draw for draw."""
+def test_s3_11_the_switch_shifts_no_other_random_source(seat_0_setup, random_start_setup):
+    """Games whose drawn start seat is 0 are the seat-0 reading's games, draw for draw."""
     bots = [ENGINE.resolve_bot("random")] * 3
-    default = ENGINE.play_chunk(setup, 3, bots, 9, 0, 60)
+    default = ENGINE.play_chunk(seat_0_setup, 3, bots, 9, 0, 60)
     switched = ENGINE.play_chunk(random_start_setup, 3, bots, 9, 0, 60)
     seat_0 = switched["games"]["first_start_seat"] == 0
     assert 0 < seat_0.sum() < 60

@@ -11,7 +11,7 @@ from sim.heads_of_state.kernel import setup_game
 from sim.heads_of_state.round_end import revolution, round_end_influence_scoring
 from sim.heads_of_state.scoring import find_winners, has_noble_in_region
 from sim.heads_of_state.state import (DUKE, ES, KING, OPT_FIRST_TURN, REVOLUTION, S_DECK_N, S_REV_N,
-                                      S_ROUND, S_SET_ASIDE_N, SRC_START, STEP_1A_TAKE)
+                                      S_ROUND, S_SET_ASIDE_N, S_START_SEAT, SRC_START, STEP_1A_TAKE)
 from sim.heads_of_state.tables import COUNTRY_COLUMNS, TIEBREAK_NAMES
 from sim.heads_of_state.turn import option_1b, play_option, take_character_card
 
@@ -135,12 +135,23 @@ def test_q22_most_kings_counts_king_cards_or_with_the_switch_living_kings(positi
 # --- starting_points: a start-player compensation (not in the rules) -----------------------------------
 
 def test_starting_points_are_scored_at_setup_by_place_after_the_start_player(position):
+    """Hand-worked: seat 0 starts (random_start_player off), so seat 1 is the second player."""
     points = {2: [0, 3], 3: [0, 0, 0], 4: [0, 0, 0, 0], 5: [0, 0, 0, 0, 0]}
     for compensation, expected in ((None, [0, 0]), (points, [0, 3])):
-        pos = position(2, rule_overrides={"starting_points": compensation} if compensation else None)
+        overrides = {"random_start_player": False} | ({"starting_points": compensation} if compensation else {})
+        pos = position(2, rule_overrides=overrides)
         setup_game(pos.state, pos.data, pos.context, 2, 5, 0, 0)
         assert pos.state.score[:2].tolist() == expected
         assert pos.state.score_src[:2, SRC_START].tolist() == expected
+    # the start player drawn (§3 step 11, the default): the points go to the seat after it
+    pos = position(2, rule_overrides={"starting_points": points})
+    starts = set()
+    for game in range(12):
+        setup_game(pos.state, pos.data, pos.context, 2, 5, game, 0)
+        start = int(pos.state.scal[S_START_SEAT])
+        starts.add(start)
+        assert pos.state.score[[start, 1 - start]].tolist() == [0, 3]
+    assert starts == {0, 1}
 
 
 def test_starting_points_are_checked_per_player_count():

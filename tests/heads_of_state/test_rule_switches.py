@@ -6,6 +6,7 @@ from sim.heads_of_state import events as ev
 from sim.heads_of_state.betrayal import (CARD_MIXED, betrayal_plays, list_betrayal_plays,
                                          refill_at_end)
 from sim.heads_of_state.decks import draw_betrayal_card
+from sim.heads_of_state.data import R_RANDOM_START_PLAYER
 from sim.heads_of_state.engine import ENGINE
 from sim.heads_of_state.nobles import list_payments, list_raises
 from sim.heads_of_state.refill_plan import plan_with_target
@@ -101,7 +102,9 @@ def test_setup_description_lists_every_switch(setup):
         "random_start_player", "first_turn_take_only", "revolution_take_lost",
         "option1b_take_from_set_aside", "dead_tiles_return_at_round_end", "influence_hexagon_tiebreak",
         "winner_tiebreak"}
-    assert np.all(setup.rules == 0.0)
+    # every switch's default is its 0 reading but §3 step 11's: the start player is drawn (1)
+    assert setup.rules[R_RANDOM_START_PLAYER] == 1.0
+    assert np.all(np.delete(setup.rules, R_RANDOM_START_PLAYER) == 0.0)
 
 
 # --- Q8 option2_refill: deferred (§4.4 step 3) --------------------------------------------------

@@ -23,15 +23,18 @@ def test_s3_setup_decks_and_displays(position):
 
 
 def test_s4_1_first_turn_takes_exactly_n_cards(setup):
+    """The §3 table by place after the start player (drawn at random, §3 step 11)."""
     for n in (2, 3, 4, 5):
         events = ENGINE.trace_events(setup, n, [ENGINE.resolve_bot("random")] * n, 8, 1)
         turn_of = -1
-        takes = np.zeros(n, int)
+        start = None
+        takes = np.zeros(n, int)                         # by place in the turn order
         for code, a, b, c in events.tolist():
             if code == ev.EV_TURN:
                 turn_of = c
+                start = a if start is None else start
             elif code in (ev.EV_TAKE_DISPLAY, ev.EV_TAKE_DECK) and turn_of <= n:
-                takes[a] += 1
+                takes[(a - start) % n] += 1
         assert takes.tolist() == setup.data.first_turn_takes[n, :n].tolist()
 
 

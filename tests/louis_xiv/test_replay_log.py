@@ -117,8 +117,9 @@ def test_token_kept_at_the_cap_is_logged(traced_state, setup, greedy):
     token_cap(state, setup.data, setup.rules, YELLOW, greedy[0][YELLOW], greedy[1][YELLOW])
     kept = int(np.argmax(state.tokens[YELLOW]))
     assert state.tokens[YELLOW].sum() == 1
-    assert log_lines(state, setup) == [
-        f"  seat 1 returns 2 tokens over the limit and takes as many coats; keeps 1 {C.TOKEN_NAMES[kept]}"]
+    lines = log_lines(state, setup)     # each coat's kind first (one row each: decode joins them)
+    assert lines[-1] == f"  seat 1 returns 2 tokens over the limit and takes as many coats; keeps 1 {C.TOKEN_NAMES[kept]}"
+    assert [line[:-1] for line in lines[:-1]] == ["  seat 1 draws coats of arms (token cap): kind "] * 2
 
 
 def test_mission_swap_logs_how_many_cards_and_which(traced_state, setup, greedy):
@@ -136,3 +137,160 @@ def test_mission_swap_logs_how_many_cards_and_which(traced_state, setup, greedy)
     assert lines[0] == f"  seat 1 puts 1 mission card ({name}) under the decks and draws as many (LB-MISSIONSWAP)"
     assert lines[1].startswith("  seat 1 draws from the ")
     assert state.mission_hand[YELLOW].sum() == 1
+
+
+# ---------------------------------------------------------------- issue 37: wording and hidden information
+# The replay numbers seats from 1; trace rows are (code, a..g) with seats from 0 (events.py).
+from sim.louis_xiv import events as E  # noqa: E402
+from sim.louis_xiv.data import START_BLUE_MISSIONS, START_LIGHT_MISSIONS  # noqa: E402
+from sim.louis_xiv.engine import ENGINE  # noqa: E402
+from strategies.bots import resolve_bots  # noqa: E402
+
+ONCEFIRST_GAME = (3, "tuned_3p,random,mission_racer", 47, 0)     # seat 3 uses DB-ONCEFIRST
+ENDPLACE_GAME = (2, "mission_racer,greedy", 45, 2)               # seat 1's last DB-ENDPLACE finds no marker
+GAMES = [ONCEFIRST_GAME, ENDPLACE_GAME, (4, "greedy,random,coat_hoarder,crown_hunter", 7, 12),
+         (3, "random,random,random", 5, 0)]
+
+
+def traced(setup, game):
+    n_players, bots, seed, index = game
+    state, scores = ENGINE.replay_state(setup, n_players, resolve_bots("louis-xiv", bots.split(",")), seed, index)
+    return [tuple(int(v) for v in row) for row in state.trace[:int(state.game[TRACE_LENGTH])]], scores
+
+
+def replay_lines(setup, game):
+    n_players, bots, seed, index = game
+    return ENGINE.replay(setup, n_players, resolve_bots("louis-xiv", bots.split(",")), seed, index).splitlines()
+
+
+def ability_row(seat, ability, detail):
+    return np.array([E.ABILITY_USED, seat, ability, detail, 0, 0, 0, 0])
+
+
+def test_s6_db_oncefirst_is_logged_in_words(setup):
+    names = mission_names(setup.data)
+    assert describe(ability_row(2, C.DB_ONCEFIRST, 1), names) == (
+        "  seat 3 uses DB-ONCEFIRST: tied for most markers on courtier 2, becomes its sole top holder")
+    lines = replay_lines(setup, ONCEFIRST_GAME)
+    assert "  seat 3 uses DB-ONCEFIRST: tied for most markers on courtier 2, becomes its sole top holder" in lines
+
+
+@pytest.mark.parametrize("game", GAMES[:2], ids=["oncefirst", "endplace"])
+def test_s6_no_ability_line_prints_a_raw_number(setup, game):
+    import re
+    used = [line for line in replay_lines(setup, game) if " uses " in line]
+    assert used and not [line for line in used if re.search(r"uses [A-Z-]+\d* \(", line)], used
+
+
+def test_s6_db_endplace_without_a_marker_left_says_so(setup):
+    """§4.2 step 3 / §6 DB-ENDPLACE: with no own marker in either supply nothing is placed."""
+    names = mission_names(setup.data)
+    row = np.array([E.END_PLACEMENT, 0, 8, 0, 0, 0, 0, 0])
+    assert describe(row, names) == "  seat 1 (DB-ENDPLACE) has no own marker left to put on courtier 9"
+    row[3] = 1
+    assert describe(row, names) == "  seat 1 (DB-ENDPLACE) puts 1 marker on courtier 9"
+    lines = replay_lines(setup, ENDPLACE_GAME)
+    assert "  seat 1 (DB-ENDPLACE) has no own marker left to put on courtier 9" in lines
+    assert not [line for line in lines if "puts 0 marker" in line]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: f"{game[0]}p-seed{game[2]}-game{game[3]}")
+def test_s4_1_influence_and_intrigue_hands_are_logged(setup, game):
+    """Every influence card played (§4.2) and intrigue card played (§4.3 step 2) is in its
+    player's hand as the log shows it: the hand drawn each round (§4.1 step 3), the cards drawn
+    since (B-CARDSWAP, Mazarin's gift) and the intrigue cards obtained (three-player
+    compensation, DB-INTRIGUE, Louvois's gift). At the reshuffle (§4.2 step 4) at most one
+    card is left in each hand."""
+    rows, _ = traced(setup, game)
+    influence = np.zeros((4, C.N_INFLUENCE_KINDS), int)
+    intrigue = np.zeros((4, C.N_COURTIERS), int)
+    played = {"influence": 0, "intrigue": 0}
+    for code, a, b, c, d, e, f, g in rows:
+        if code == E.INFLUENCE_DRAWN:
+            influence[a] = 0
+            drawn_for, expected = a, b
+        elif code == E.INFLUENCE_HAND:
+            assert a == drawn_for
+            influence[a, b] += c
+            expected -= c
+        elif code in (E.PLACE, E.RETRIEVE):
+            assert expected == 0                               # the whole hand was logged
+            influence[a, b] -= 1
+            assert influence[a, b] >= 0, (code, a, b)
+            played["influence"] += 1
+        elif code == E.CARD_SWAP:
+            influence[a, b] -= 1
+            assert influence[a, b] >= 0
+            if c >= 0:
+                influence[a, c] += 1
+        elif code == E.RESHUFFLE:
+            assert (influence.sum(axis=1) <= 1).all()
+            influence[:] = 0
+        elif code == E.GIFT_CARD:
+            if d >= 0:
+                (influence if c == 0 else intrigue)[a, d] += 1
+        elif code == E.COMPENSATION_INTRIGUE or (code == E.ABILITY_USED and b == C.DB_INTRIGUE):
+            card = b if code == E.COMPENSATION_INTRIGUE else c
+            if card >= 0:
+                intrigue[a, card] += 1
+        elif code == E.ABILITY_USED and b == C.DB_CARDFORMARKER and c >= 0:
+            influence[a, c] += 1
+        elif code == E.INTRIGUE_PLAYED:
+            intrigue[a, b] -= 1
+            assert intrigue[a, b] >= 0, (a, b)
+            played["intrigue"] += 1
+    assert played["influence"] > 0
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: f"{game[0]}p-seed{game[2]}-game{game[3]}")
+def test_s3_start_missions_are_logged(setup, game):
+    """§3 step 8: each player's start missions; with the draws (§4.5 step 2) and swaps (LB-MISSIONSWAP)
+    already logged, every mission card played was in its player's hand."""
+    rows, _ = traced(setup, game)
+    n_players = game[0]
+    per_seat = setup.data.numbers[START_LIGHT_MISSIONS] + setup.data.numbers[START_BLUE_MISSIONS]
+    dealt = [row for row in rows if row[0] == E.MISSION_DEALT]
+    assert sorted(row[1] for row in dealt) == sorted(list(range(n_players)) * per_seat)
+    hands = {seat: set() for seat in range(n_players)}
+    for code, a, b, c, d, e, f, g in rows:
+        if code in (E.MISSION_DEALT, E.MISSION_DRAWN):
+            card = b if code == E.MISSION_DEALT else c
+            if card >= 0:
+                hands[a].add(card)
+        elif code == E.MISSION_SWAP:
+            hands[a] -= {b, c}
+        elif code == E.MISSION_PLAYED:
+            assert b in hands[a], (a, b)
+            hands[a].remove(b)
+    lines = replay_lines(setup, game)
+    assert lines[1].startswith("Setup: seat 1 is dealt the start missions ")
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: f"{game[0]}p-seed{game[2]}-game{game[3]}")
+def test_s7_2_coat_majorities_follow_the_logged_coat_kinds(setup, game):
+    """Every coat of arms' kind is logged when drawn (§5 gifts, B-COAT, the token cap, §7.1
+    conversions, §7.2 bonuses); the coats held before §7.2 are their sum, each kind's bonus goes
+    to the players with the most of it (at least one; all kinds compared first, Q16), and the
+    final coats are every coat drawn."""
+    rows, _ = traced(setup, game)
+    n_players, n_kinds = game[0], int(setup.data.numbers[1])
+    drawn = np.zeros((4, n_kinds), int)
+    held = None
+    for code, a, b, c, d, e, f, g in rows:
+        if code == E.COAT_DRAWN:
+            drawn[a, b] += 1
+        elif code == E.COATS_HELD:
+            if held is None:
+                held = np.zeros((4, n_kinds), int)
+                assert (drawn >= 0).all()
+                before_majorities = drawn.copy()
+            held[a, b] = c
+        elif code == E.MAJORITY_BONUS:
+            most = held[:n_players, a].max()
+            assert most > 0
+            assert b == sum(1 << seat for seat in range(n_players) if held[seat, a] == most)
+        elif code == E.FINAL_SCORE:
+            assert c == drawn[a].sum()
+    assert np.array_equal(held, before_majorities)
+    bonus_kinds = {row[1] for row in rows if row[0] == E.MAJORITY_BONUS}
+    assert bonus_kinds == {kind for kind in range(n_kinds) if held[:n_players, kind].max() > 0}

@@ -20,9 +20,9 @@ from sim.core.engine import ConfigError
 
 # (metric, label, group, unit, margin, baseline value)
 METRICS = [
-    ("seat_1_win_rate", "seat 1's win rate", "seats", "rate", 0.01, 0.541),
-    ("seat_2_win_rate", "seat 2's win rate", "seats", "rate", 0.01, 0.459),
-    ("seat_3_win_rate", "seat 3's win rate", "seats", "rate", 0.01, 0.33),
+    ("first_player_win_rate", "the first player's win rate", "seats", "rate", 0.01, 0.541),
+    ("second_player_win_rate", "the second player's win rate", "seats", "rate", 0.01, 0.459),
+    ("third_player_win_rate", "the third player's win rate", "seats", "rate", 0.01, 0.33),
     ("balance", "balance (1 - largest gap between seats)", "seats", "rate", 0.01, 0.91),
     ("greedy_win_rate", "the greedy bot's win rate", "bots", "rate", 0.01, 0.62),
     ("coat_hoarder_win_rate", "the coat hoarder's win rate", "bots", "rate", 0.01, 0.38),
@@ -49,7 +49,7 @@ VARIANTS = [
      "overrides": [{"path": "scoring.point_tokens", "printed": [6, 9, 12], "value": [6, 9, 12, 12]}],
      "rules": []},
 ]
-HEADLINE = ("Keeping the 12-point token in 2-player games moves seat 1's win rate from 54.1% to 51.3%: "
+HEADLINE = ("Keeping the 12-point token in 2-player games moves the first player's win rate from 54.1% to 51.3%: "
             "-2.8 points [-3.4, -2.2], real.")
 
 
@@ -62,14 +62,14 @@ def verdict(low, high, p_adjusted, margin, alpha=0.05):
 
 def comparison_rows(seed: int = 7, real: bool = True) -> pd.DataFrame:
     """One row per (metric, n_players, variant): a third of the differences about two margins, a
-    third about one, a third tiny; seat 3 only at 3 players; one exact row, the largest difference
+    third about one, a third tiny; the third player only at 3 players; one exact row, the largest difference
     (2.8 margins), for the headline test."""
     rng = np.random.default_rng(seed)
     rows = []
     for variant in VARIANTS:
         for n_players in (2, 3):
             for index, (metric, label, group, unit, margin, baseline) in enumerate(METRICS):
-                if metric == "seat_3_win_rate" and n_players == 2:
+                if metric == "third_player_win_rate" and n_players == 2:
                     continue
                 size = (2.0, 1.0, 0.2)[index % 3] * margin * (1 if real else 0.1)
                 difference = float(rng.normal(size, 0.2 * margin)) * rng.choice([-1, 1])
@@ -81,7 +81,8 @@ def comparison_rows(seed: int = 7, real: bool = True) -> pd.DataFrame:
                              "p_value": float(2 * norm.sf(abs(difference) / (half_width / 1.96))),
                              "crn_gain": float(rng.uniform(1.2, 6.0)), "games": 4000, "margin": margin})
     table = pd.DataFrame(rows)
-    exact = (table.variant == "keep_12_point_token") & (table.n_players == 2) & (table.metric == "seat_1_win_rate")
+    exact = ((table.variant == "keep_12_point_token") & (table.n_players == 2)
+             & (table.metric == "first_player_win_rate"))
     table.loc[exact, ["variant_value", "difference", "low", "high", "p_value"]] = [0.513, -0.028, -0.034, -0.022, 1e-9]
     table.loc[(table.metric == "cards_played") & (table.n_players == 3), "crn_gain"] = np.nan
     table["p_adjusted"] = multipletests(table["p_value"], method="holm")[1]
@@ -103,11 +104,11 @@ def write_comparison(directory: Path, table: pd.DataFrame | None = None, status:
         "created": "2026-12-02T01:00:00Z"}
     if settings["method"]["until_resolved"]:
         settings["sequential"] = [
-            {"metric": "seat_1_win_rate", "n_players": 2, "variant": "keep_12_point_token", "decision": "real",
+            {"metric": "first_player_win_rate", "n_players": 2, "variant": "keep_12_point_token", "decision": "real",
              "games": 12000},
-            {"metric": "seat_1_win_rate", "n_players": 2, "variant": "imaginary_player_10_markers",
+            {"metric": "first_player_win_rate", "n_players": 2, "variant": "imaginary_player_10_markers",
              "decision": "smaller than the margin", "games": 28000, "llr_up": -3.1, "llr_down": -3.0},
-            {"metric": "seat_1_win_rate", "n_players": 3, "variant": "imaginary_player_10_markers",
+            {"metric": "first_player_win_rate", "n_players": 3, "variant": "imaginary_player_10_markers",
              "decision": "continue", "games": 40000, "llr_up": -1.0, "llr_down": 0.5}]
     (directory / "comparison.yaml").write_text(yaml.safe_dump(settings, sort_keys=False))
     return directory
@@ -219,14 +220,14 @@ def test_the_method_names_the_adjustment_used(adjustment, named, promise, tmp_pa
 
 
 def test_until_resolved_explains_the_gsprt_and_the_games_each_decision_took(tmp_path):
-    directory = write_comparison(tmp_path / "compare", until_resolved=True, metrics=["seat_1_win_rate"],
+    directory = write_comparison(tmp_path / "compare", until_resolved=True, metrics=["first_player_win_rate"],
                                  batches=None, max_games=40000)
     method = text_of(re.search(r'<section id="method">(.*?)</section>',
                                write_comparison_report(directory).read_text(), re.S).group(1))
     assert "GSPRT" in method and "alpha = beta = 0.05" in method and "at most 40,000 games" in method
-    assert "seat 1's win rate 2 keep_12_point_token real 12,000" in method
-    assert "seat 1's win rate 2 imaginary_player_10_markers smaller than the margin 28,000" in method
-    assert "seat 1's win rate 3 imaginary_player_10_markers undecided when play stopped 40,000" in method
+    assert "the first player's win rate 2 keep_12_point_token real 12,000" in method
+    assert "the first player's win rate 2 imaginary_player_10_markers smaller than the margin 28,000" in method
+    assert "the first player's win rate 3 imaginary_player_10_markers undecided when play stopped 40,000" in method
 
 
 def test_an_unfinished_comparison_says_so_first(tmp_path):
@@ -238,7 +239,7 @@ def test_an_unfinished_comparison_says_so_first(tmp_path):
 
 def test_when_nothing_is_real_the_report_says_so_plainly(tmp_path):
     table = comparison_rows(real=False)
-    table = table[table.metric != "seat_1_win_rate"]
+    table = table[table.metric != "first_player_win_rate"]
     table = table.assign(verdict=table.verdict.replace("real", "not resolved"))
     page = write_comparison_report(write_comparison(tmp_path / "compare", table)).read_text()
     assert headlines(page) == [
@@ -307,12 +308,12 @@ def test_one_variant_one_player_count_an_unknown_group_and_a_nan_metric_still_re
 def test_a_headlines_numbers_are_the_rows_rounded_and_keep_their_order(baseline, difference, half_width):
     from reports.comparison_report import headline
     assume(0 <= baseline + difference <= 1)
-    row = pd.Series({"variant": "v", "n_players": 2, "metric_label": "seat 1's win rate", "unit": "rate",
+    row = pd.Series({"variant": "v", "n_players": 2, "metric_label": "the first player's win rate", "unit": "rate",
                      "baseline_value": baseline, "variant_value": baseline + difference, "difference": difference,
                      "low": difference - half_width, "high": difference + half_width, "verdict": "real",
                      "margin": 0.01})
     sentence = headline(row, {"v": "Changing v"})
-    match = re.fullmatch(r"Changing v in 2-player games moves seat 1's win rate from (\S+)% to (\S+)%: "
+    match = re.fullmatch(r"Changing v in 2-player games moves the first player's win rate from (\S+)% to (\S+)%: "
                          r"(\S+) points \[(\S+), (\S+)\], real", sentence)
     assert match, sentence
     shown_baseline, shown_variant, shown_difference, low, high = (float(value) for value in match.groups())

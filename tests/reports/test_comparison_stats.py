@@ -1,4 +1,5 @@
-"""The statistics of a paired rule-variant comparison, on synthetic data with a known truth.
+"""The statistics of a paired rule-variant comparison, on synthetic data with a known truth
+(issue 37: games that could not vary, rare changes and running sums, on seeded repetitions).
 
 The synthetic games are CRN-like: each paired game has a shared latent draw; with probability
 ``coupling`` the rule change does not touch the game and both arms read their win from the same
@@ -129,8 +130,9 @@ VARIANT = np.array([0.3, 0.7, 0.1, 1.0, 0.8])
 
 def test_paired_mean_is_the_textbook_paired_t_interval():
     """d = (0.1, 0.2, 0, 0.1, 0.4): mean 0.16, sample variance 0.023, SE sqrt(0.023 / 5),
-    t(0.975, 4) = 2.776445: the interval 0.16 -+ 0.1883077."""
-    result = cs.paired(BASELINE, VARIANT, cs.MEAN)
+    t(0.975, 4) = 2.776445: the interval 0.16 -+ 0.1883077 (the t interval, asked for although
+    only 4 games differ; by default so few are the rare case, tested further below)."""
+    result = cs.paired(BASELINE, VARIANT, cs.MEAN, minimum_discordant=0)
     assert result.difference == pytest.approx(0.16)
     assert result.var_d == pytest.approx(0.023)
     assert result.standard_error == pytest.approx(math.sqrt(0.023 / 5))
@@ -171,13 +173,22 @@ def test_paired_balance_difference_is_the_change_of_the_largest_seat_gap():
     assert result.low < result.difference < result.high
 
 
-def test_every_game_moved_alike_is_an_exact_difference():
+def test_every_game_moved_alike_is_no_exact_difference_on_four_games():
+    """Four games that each moved by exactly 1 (values 0..2 over both arms, so one game can move
+    the difference by up to 2) do not show that every other game would: the interval is the
+    Wilson bound of 4 of 4 games moving up by half the spread, MOVER-combined with 0 of 4 moving
+    down (not [1, 1] and p = 0). The p-value agrees: the interval reaches below 0, p > 0.05."""
     wins = np.array([0.0, 1.0, 0.0, 0.0])
     moved = cs.paired(wins, wins + 1, cs.MEAN)
-    assert (moved.low, moved.difference, moved.high, moved.p_value) == (1.0, 1.0, 1.0, 0.0)
-    assert moved.standard_error == 0.0 and math.isnan(moved.crn_gain)
+    assert moved.difference == 1.0 and moved.standard_error == 0.0 and math.isnan(moved.crn_gain)
+    assert (moved.discordant, moved.spread) == (4, 2.0) and moved.low < 0 and moved.p_value > 0.05
+    up_low, up_high = (float(end) for end in cs.wilson_interval(2.0, 4))       # 4 games x 1/2
+    down_high = float(cs.wilson_interval(0.0, 4)[1])
+    assert moved.low == pytest.approx(2 * (0.5 - math.hypot(0.5 - up_low, down_high)))
+    assert moved.high == pytest.approx(2 * up_high)
     same = cs.paired(wins, wins, cs.MEAN)
-    assert (same.low, same.high, same.p_value) == (0.0, 0.0, 1.0)
+    assert (same.difference, same.p_value) == (0.0, 1.0)
+    assert same.high == -same.low == pytest.approx(float(cs.wilson_interval(0, 4)[1]))     # 0.49
 
 
 def test_a_ratio_with_zero_denominator_in_either_arm_is_nan():
@@ -265,11 +276,14 @@ component_arrays = st.integers(2, 30).flatmap(lambda games: st.integers(1, 4).fl
 @settings(max_examples=60, deadline=None)
 @given(component_arrays)
 def test_an_arm_against_itself_is_a_zero_difference_with_p_one(values):
+    """... and its interval is the Wilson bound of 0 of n games differing, times the spread."""
     for f in (cs.MEAN, cs.balance, cs.RATIO):
         if f is cs.RATIO and (values.shape[1] < 2 or values[:, 1].sum() == 0):
             continue
         result = cs.paired(values, values, f)
-        assert (result.difference, result.low, result.high, result.p_value) == (0.0, 0.0, 0.0, 1.0)
+        assert (result.difference, result.p_value, result.var_d, result.discordant) == (0.0, 1.0, 0.0, 0)
+        bound = result.spread * float(cs.wilson_interval(0, len(values))[1])
+        assert result.spread >= 1.0 and (result.low, result.high) == (pytest.approx(-bound), pytest.approx(bound))
 
 
 @settings(max_examples=60, deadline=None)
@@ -282,6 +296,244 @@ def test_swapping_the_arms_negates_the_difference(values, random):
         assert backward.p_value == pytest.approx(forward.p_value, nan_ok=True)
         assert (backward.low, backward.high) == (pytest.approx(-forward.high, nan_ok=True),
                                                  pytest.approx(-forward.low, nan_ok=True))
+
+
+# --- games that could not vary (issue 37) -----------------------------------------------------
+
+def rare_discordant_pairs(rng, games, expected_moved, up_share, repetitions):
+    """(baseline, variant) win indicators, shape (repetitions, games), of a rule change that
+    rarely bites: each game moves with chance expected_moved / games; a moved game is won by
+    the variant and lost by the baseline (with chance up_share) or the reverse. The truth is
+    (expected_moved / games) (2 up_share - 1)."""
+    baseline = (rng.random((repetitions, games)) < 0.5).astype(np.float64)
+    moved = rng.random((repetitions, games)) < expected_moved / games
+    up = rng.random((repetitions, games)) < up_share
+    baseline = np.where(moved, np.where(up, 0.0, 1.0), baseline)
+    return baseline, np.where(moved, 1.0 - baseline, baseline)
+
+
+def plain_t_interval(baseline, variant):
+    """THE OLD INTERVAL: the paired t interval, [d, d] when the differences show no variance."""
+    d = variant - baseline
+    half = stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / math.sqrt(len(d))
+    return d.mean() - half, d.mean() + half
+
+
+def test_wilson_interval_is_statsmodels_and_the_rule_of_three():
+    from statsmodels.stats.proportion import proportion_confint
+    for successes, trials in ((0, 2), (0, 20), (3, 20), (20, 20), (0.7, 20), (12.5, 4000), (0, 20_000)):
+        assert tuple(float(end) for end in cs.wilson_interval(successes, trials)) == pytest.approx(
+            proportion_confint(successes, trials, method="wilson"), abs=1e-12)
+    low, high = cs.wilson_interval(np.array([0, 0]), np.array([1000, 20_000]))
+    assert (low == 0).all() and high * [1000, 20_000] == pytest.approx([3.83, 3.84], abs=0.01)   # ~3.84 / n
+    assert np.isnan(cs.wilson_interval(0, 0)).all()
+
+
+COVERAGE_REPETITIONS = 2000
+RARE = [pytest.param(0.5, 1.0, id="0.5-moved-all-up"), pytest.param(3, 1.0, id="3-moved-all-up"),
+        pytest.param(3, 0.7, id="3-moved-70%-up"), pytest.param(10, 1.0, id="10-moved-all-up"),
+        pytest.param(25, 0.7, id="25-moved-70%-up"), pytest.param(45, 1.0, id="45-moved-t-interval")]
+
+
+@pytest.mark.parametrize("expected_moved, up_share", RARE)
+def test_the_interval_covers_a_rare_change_at_least_95_percent_of_the_time(expected_moved, up_share):
+    """2,000 paired games of which a few (0.5 to 45 expected) moved, 2,000 seeded repetitions:
+    the interval covers the true difference at least 95% of the time (within two binomial
+    standard deviations). Most repetitions at 0.5 moved games have every pair identical."""
+    rng = np.random.default_rng(int(expected_moved * 10 + up_share * 100))
+    truth = expected_moved / 2000 * (2 * up_share - 1)
+    baseline, variant = rare_discordant_pairs(rng, 2000, expected_moved, up_share, COVERAGE_REPETITIONS)
+    results = [cs.paired(b, v, cs.MEAN) for b, v in zip(baseline, variant)]
+    covered = np.mean([result.low <= truth <= result.high for result in results])
+    assert covered >= 0.95 - 2 * math.sqrt(0.95 * 0.05 / COVERAGE_REPETITIONS), covered
+    if expected_moved >= 45:   # enough moved games: the interval is the t interval
+        assert np.mean([result.discordant >= cs.MINIMUM_DISCORDANT_GAMES for result in results]) > 0.95
+
+
+def test_the_plain_t_interval_misses_a_rare_change_far_more_often():
+    """The same data through the old interval ([0, 0] without variance): at 3 expected moved
+    games, all up, it covers the truth only ~80% of the time (it misses whenever 0, 1 or 9+
+    games moved); the new interval ~99%."""
+    rng = np.random.default_rng(31)
+    baseline, variant = rare_discordant_pairs(rng, 2000, 3, 1.0, COVERAGE_REPETITIONS)
+    old = np.mean([low <= 3 / 2000 <= high for low, high in map(plain_t_interval, baseline, variant)])
+    new = np.mean([(r.low <= 3 / 2000 <= r.high) for r in map(cs.paired, baseline, variant, [cs.MEAN] * len(baseline))])
+    assert old < 0.85 and new >= 0.98, (old, new)
+
+
+def test_the_interval_covers_a_rare_change_of_a_score():
+    """A metric with its own unit (points 0..150): a few games (5 expected of 2,000) moved by 1 to
+    20 points, 70% up; the bound of what one game can move is the values' range, so the
+    interval is wide but covers (at least 95%), and it stays well inside a 1%-of-the-mean
+    margin when no game moved in 20,000."""
+    rng = np.random.default_rng(32)
+    covered = 0
+    truth = 5 / 2000 * 10.5 * (0.7 - 0.3)
+    for _ in range(1000):
+        baseline = rng.integers(0, 151, 2000).astype(np.float64)
+        moved = rng.random(2000) < 5 / 2000
+        shift = rng.integers(1, 21, 2000) * np.where(rng.random(2000) < 0.7, 1.0, -1.0)
+        result = cs.paired(baseline, np.where(moved, baseline + shift, baseline), cs.MEAN)
+        covered += result.low <= truth <= result.high
+    assert covered / 1000 >= 0.95 - 2 * math.sqrt(0.95 * 0.05 / 1000)
+    scores = rng.integers(0, 151, 20_000).astype(np.float64)
+    same = cs.paired(scores, scores, cs.MEAN)
+    assert same.spread == 150.0 and cs.verdict(same.low, same.high, same.p_value, 0.01 * scores.mean()) == \
+        cs.SMALLER_THAN_MARGIN
+
+
+def test_the_p_value_of_a_rare_change_holds_its_level_and_agrees_with_the_interval():
+    """No change on average (moved games go up or down alike, 10 expected of 2,000): p < 0.05 at
+    most 5% of the time; and in every repetition, as with 3 moved games all up, p < 0.05
+    exactly when the 95% interval leaves out 0 (so "real" never comes with an interval around 0)."""
+    rng = np.random.default_rng(33)
+    for expected_moved, up_share in ((10, 0.5), (3, 1.0), (20, 0.9)):
+        baseline, variant = rare_discordant_pairs(rng, 2000, expected_moved, up_share, 500)
+        results = [cs.paired(b, v, cs.MEAN) for b, v in zip(baseline, variant)]
+        assert all((r.p_value < 0.05) == (r.low > 0 or r.high < 0) for r in results)
+        if up_share == 0.5:
+            assert np.mean([r.p_value < 0.05 for r in results]) <= 0.05
+    shifted = np.arange(200.0) % 7      # every game moved by exactly +1.5: 20 games do not show it, 200 do
+    assert cs.paired(shifted[:20], shifted[:20] + 1.5, cs.MEAN).p_value > 0.05
+    assert cs.paired(shifted, shifted + 1.5, cs.MEAN).p_value < 1e-6
+
+
+def test_two_identical_games_are_not_resolved_and_20000_are_smaller_than_the_margin():
+    """`courtsim compare ... --games-per-matchup 1`: identical games (the variant cannot touch the
+    metric) no longer give [0, 0], p = 1 and "smaller than the margin" on luck. Two identical
+    games: +-0.66 on a win rate, not resolved against a 1-point margin; 20 identical game
+    lengths of 40 to 80 turns: not resolved against 1% of 60 turns. 20,000 identical pairs (seat
+    2's start points against Heads of State's game length): +-0.019 points of a win rate and
+    +-0.015 turns (up to 80 turns a game), smaller than the margin on evidence. A score that is
+    the same in every game of both arms is bounded by its own size, not by a range of 0."""
+    rng = np.random.default_rng(34)
+    for games in (2, 20):
+        wins = (rng.random(games) < 0.5).astype(np.float64)
+        tiny = cs.paired(wins, wins, cs.MEAN)
+        assert tiny.high - tiny.low > 2 * 0.01 and cs.verdict(tiny.low, tiny.high, tiny.p_value, 0.01) == \
+            cs.NOT_RESOLVED
+        lengths = rng.integers(40, 81, games).astype(np.float64)
+        tiny = cs.paired(lengths, lengths, cs.MEAN)
+        assert cs.verdict(tiny.low, tiny.high, tiny.p_value, 0.01 * lengths.mean()) == cs.NOT_RESOLVED
+    assert cs.paired(np.zeros(2), np.zeros(2), cs.MEAN).high == pytest.approx(0.6576, abs=1e-4)
+    wins = (rng.random(20_000) < 0.5).astype(np.float64)
+    many = cs.paired(wins, wins, cs.MEAN)
+    assert many.high == -many.low == pytest.approx(0.000192, abs=1e-6)
+    assert cs.verdict(many.low, many.high, many.p_value, 0.01) == cs.SMALLER_THAN_MARGIN
+    lengths = np.concatenate([[40.0, 80.0], rng.integers(40, 81, 19_998)])
+    many = cs.paired(lengths, lengths, cs.MEAN)
+    assert many.spread == 80.0 and many.high == pytest.approx(0.01536, abs=1e-5)
+    assert cs.verdict(many.low, many.high, many.p_value, 0.01 * lengths.mean()) == cs.SMALLER_THAN_MARGIN
+    constant = np.full(20, 37.0)      # 37 hexagon points in each of 20 games of both arms
+    tiny = cs.paired(constant, constant, cs.MEAN)
+    assert tiny.spread == 37.0 and cs.verdict(tiny.low, tiny.high, tiny.p_value, 0.37) == cs.NOT_RESOLVED
+
+
+def test_the_sequential_test_does_not_decide_on_games_that_could_not_vary():
+    """A change of exactly the margin (0.2 points) that moves 0.2% of games, all up, in batches of
+    500 up to 40,000 games, 2,000 seeded streams. The plain variance (0 while no game moved:
+    LLR -inf at the first look, 1,000 games, when 13.5% of the streams have seen nothing) calls
+    it "smaller than the margin" far more often than beta; the floored variance of
+    sequential_variance keeps that at most beta. At delta = 0 (moved games up or down alike)
+    "real" stays at most alpha."""
+    margin, batch, batches = 0.002, 500, 80
+    n = batch * np.arange(1, batches + 1, dtype=np.float64)[:, np.newaxis]
+    for delta, cells in ((margin, [0.002, 0.0]), (0.0, [0.001, 0.001])):
+        counts = np.random.default_rng(35).multinomial(
+            batch, [*cells, 1 - sum(cells)], size=(batches, REPETITIONS)).cumsum(axis=0)
+        mean_d = (counts[..., 0] - counts[..., 1]) / n
+        var_d = (counts[..., 0] + counts[..., 1] - n * mean_d ** 2) / (n - 1)
+        discordant = counts[..., 0] + counts[..., 1]
+        final, _ = first_decisions(cs.sequential_decisions(n, mean_d, var_d, margin, discordant=discordant))
+        if delta:
+            assert rate(final, cs.SMALLER_THAN_MARGIN) <= BETA
+            with np.errstate(divide="ignore", invalid="ignore"):
+                llr_up, llr_down = cs.sequential_log_likelihood_ratios(n, mean_d, var_d, margin)
+            lower, upper = cs.sequential_bounds()
+            plain = np.where((n >= 1000) & (llr_up <= lower) & (llr_down <= lower) & (llr_up < upper),
+                             cs.SMALLER_THAN_MARGIN, np.where((n >= 1000) & (llr_up >= upper), cs.REAL, cs.CONTINUE))
+            assert rate(first_decisions(plain)[0], cs.SMALLER_THAN_MARGIN) > 2 * BETA
+        else:
+            assert rate(final, cs.REAL) <= ALPHA
+
+
+def test_the_sequential_floor_leaves_a_well_sampled_difference_alone():
+    """With 30 or more games that differ, and a variance, the variance is the sample's."""
+    assert cs.sequential_variance(1000, 0.05, discordant=50, spread=1.0) == 0.05
+    assert cs.sequential_variance(1000, 0.0001, discordant=5, spread=1.0) == pytest.approx(
+        float(cs.wilson_interval(5, 1000)[1]))
+    assert cs.sequential_variance(1000, 0.0, discordant=1000, spread=2.0) == 4.0   # moved alike: spread^2
+
+
+# --- running sums: one batch at a time ---------------------------------------------------------
+
+def batches_of_components(rng, k, batches, games, touched):
+    """Integer-valued components (games x k) of both arms per batch; a share ``touched`` of the
+    variant's games differ from the baseline's."""
+    for _ in range(batches):
+        baseline = rng.integers(0, 4, (games, k)).astype(np.float64)
+        changed = rng.random(games) < touched
+        variant = np.where(changed[:, None], rng.integers(0, 4, (games, k)).astype(np.float64), baseline)
+        yield baseline, variant
+
+
+@pytest.mark.parametrize("f, k", [(cs.MEAN, 1), (cs.RATIO, 2), (cs.balance, 4)], ids=["mean", "ratio", "balance"])
+@pytest.mark.parametrize("touched", [0.3, 0.002, 0.0], ids=["often", "rarely", "never"])
+def test_running_sums_after_k_batches_equal_a_full_recomputation(f, k, touched):
+    """After each of 6 batches of 700 games the running sums equal the sums over every game so
+    far (exactly: integer values), and their statistics paired()'s over every game (to rounding;
+    exactly 0 variance where no game differs), so the decisions are the same."""
+    rng = np.random.default_rng(36)
+    running = cs.PairedSums(k)
+    seen_baseline, seen_variant = np.empty((0, k)), np.empty((0, k))
+    for baseline, variant in batches_of_components(rng, k, 6, 700, touched):
+        if f is cs.RATIO:   # a denominator that is never zero
+            baseline[:, 1] += 1
+            variant[:, 1] += 1
+        running.add(baseline, variant)
+        seen_baseline, seen_variant = np.vstack([seen_baseline, baseline]), np.vstack([seen_variant, variant])
+        x = np.hstack([seen_variant - seen_baseline, seen_baseline])
+        assert running.n == len(x) and running.discordant == int(np.any(seen_baseline != seen_variant, axis=1).sum())
+        assert np.array_equal(running.sums, x.sum(axis=0)) and np.array_equal(running.products, x.T @ x)
+        both = np.vstack([seen_baseline, seen_variant])
+        assert np.array_equal(running.low, both.min(axis=0)) and np.array_equal(running.high, both.max(axis=0))
+        summed, full = running.statistics(f), cs.paired(seen_baseline, seen_variant, f)
+        assert (summed.n, summed.discordant, summed.spread) == (full.n, full.discordant, pytest.approx(full.spread))
+        assert summed.mean_d == pytest.approx(full.mean_d, rel=1e-12, abs=1e-15)
+        assert summed.var_d == pytest.approx(full.var_d, rel=1e-9, abs=1e-15)
+        if touched == 0:
+            assert summed.var_d == 0.0 == full.var_d
+        for margin in (0.002, 0.02, 0.2):
+            assert cs.sequential_decision(summed.n, summed.mean_d, summed.var_d, margin, discordant=summed.discordant,
+                                          spread=summed.spread).decision == \
+                cs.sequential_decision(full.n, full.mean_d, full.var_d, margin, discordant=full.discordant,
+                                       spread=full.spread).decision
+
+
+def test_running_sums_rebuilt_batch_by_batch_are_the_same_bits():
+    """A resumed comparison rebuilds its sums from the finished batches, one by one: the very same
+    numbers as the sums kept along the way (float values, so the order of addition matters)."""
+    rng = np.random.default_rng(37)
+    batches = [(rng.random((500, 2)) * 3, rng.random((500, 2)) * 3) for _ in range(5)]
+    along, rebuilt = cs.PairedSums(2), cs.PairedSums(2)
+    for baseline, variant in batches:
+        along.add(baseline, variant)
+        along.statistics(cs.RATIO)     # a decision after each batch changes nothing
+    for baseline, variant in batches:
+        rebuilt.add(baseline, variant)
+    assert along.statistics(cs.RATIO) == rebuilt.statistics(cs.RATIO)
+    assert np.array_equal(along.products, rebuilt.products) and np.array_equal(along.sums, rebuilt.sums)
+
+
+def test_running_sums_of_a_ratio_never_attempted_are_nan_and_never_decide():
+    running = cs.PairedSums(2)
+    running.add(np.zeros((1000, 2)), np.zeros((1000, 2)))
+    result = running.statistics(cs.RATIO)
+    assert math.isnan(result.mean_d) and result.n == 1000
+    assert cs.sequential_decision(result.n, result.mean_d, result.var_d, 0.01, discordant=result.discordant,
+                                  spread=result.spread).decision == cs.CONTINUE
+    with pytest.raises(ValueError, match="components"):
+        running.add(np.zeros((3, 1)), np.zeros((3, 1)))
 
 
 # --- the table: multiplicity and verdicts ----------------------------------------------------
@@ -337,8 +589,14 @@ def test_sequential_decides_nothing_before_the_minimum_games():
 
 
 def test_a_variant_that_never_changes_the_metric_is_smaller_than_the_margin():
+    """1,000 identical games: the share of games that would differ is at most 0.38% (Wilson), so
+    the variance is floored there: smaller than a 2-point margin, not decided at 0.1 point."""
+    floor = float(cs.wilson_interval(0, 1000)[1])
     decision = cs.sequential_decision(1000, 0.0, 0.0, 0.02)
-    assert decision.decision == "smaller than the margin" and decision.llr_up == -math.inf
+    assert decision.decision == "smaller than the margin"
+    assert decision.llr_up == pytest.approx(-1000 * 0.02 ** 2 / (2 * floor))
+    assert cs.sequential_decision(1000, 0.0, 0.0, 0.001).decision == "continue"
+    assert cs.sequential_decision(1000, 0.0, 0.0, 0.001, discordant=0, spread=1.0).decision == "continue"
 
 
 def test_sequential_refuses_a_margin_that_is_not_positive():

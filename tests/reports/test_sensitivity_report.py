@@ -24,7 +24,7 @@ ASSUMPTIONS = {"louis-xiv": [f"A{number}" for number in range(1, 8)],
                "heads-of-state": [f"H{number}" for number in range(1, 13)]}
 OTHER_GOLD = "3 and 7"
 CONCLUSIONS = [  # the verdict rows, as sim.studies.sensitivity.judge writes them
-    {"conclusion": 0, "text": "seat 1 wins most often at 3 players (printed: 38.0%)", "kind": "best_seat",
+    {"conclusion": 0, "text": "the first player wins most often at 3 players (printed: 38.0%)", "kind": "best_seat",
      "n_players": 3, "metric": None, "threshold": None, "verdict": "robust",
      "points": 12, "failing_points": 0, "failing_screening_points": 0,
      "flip_input": None, "flip_assumption": None, "flip_value": None, "flip_score": float("nan"),
@@ -43,16 +43,18 @@ MORRIS_DESIGN = [  # two trajectories of D + 1 = 4 points: (bribe_costs, gold_ca
     (0.0, OTHER_GOLD, 3.0), (0.0, "printed", 3.0), (-1.0, "printed", 3.0), (-1.0, "printed", 1.0)]
 ONE_AT_A_TIME = [("bribe_costs", (-1.0, "printed", 1.0)), ("bribe_costs", (1.0, "printed", 1.0)),
                  ("gold_cards", (0.0, OTHER_GOLD, 1.0))]
-METRICS = {"seat_1_win_rate": "seat 1's win rate", "seat_2_win_rate": "seat 2's win rate",
-           "seat_3_win_rate": "seat 3's win rate", "bot_win_rate:greedy": "greedy's win rate",
+METRICS = {"first_player_win_rate": "the first player's win rate",
+           "second_player_win_rate": "the second player's win rate",
+           "third_player_win_rate": "the third player's win rate", "bot_win_rate:greedy": "greedy's win rate",
            "bot_win_rate:random": "random's win rate", "tiebreak_rate": "the share of tie-break decided games"}
 
 
 def estimates(bribe: float, gold: str, coats: float) -> dict[str, float]:
-    """The metrics at one point: seat 1 leads throughout, greedy loses its lead with the other gold
+    """The metrics at one point: the first player leads throughout, greedy loses its lead with the other gold
     cards, the tie-break rate falls below 5% as bribes get dearer."""
     other = gold == OTHER_GOLD
-    return {"seat_1_win_rate": 0.38 - 0.02 * bribe, "seat_2_win_rate": 0.33, "seat_3_win_rate": 0.29 + 0.02 * bribe,
+    return {"first_player_win_rate": 0.38 - 0.02 * bribe, "second_player_win_rate": 0.33,
+            "third_player_win_rate": 0.29 + 0.02 * bribe,
             "bot_win_rate:greedy": 0.45 if other else 0.60, "bot_win_rate:random": 0.55 if other else 0.40,
             "tiebreak_rate": 0.07 - 0.025 * bribe + 0.002 * (coats - 1)}
 

@@ -124,10 +124,10 @@ def test_a_step_without_a_real_gap_is_called_not_significant():
 
 
 def test_the_seat_advantage_holds_at_every_level_when_every_mirror_shows_it():
-    edge = {level: 0.5 for level in LEVELS}      # 3 players: seat 0 wins half the games (fair 33%)
+    edge = {level: 0.5 for level in LEVELS}      # 3 players: the first player wins half the games (fair 33%)
     result = skill_ladder.analyse(synthetic_seats(4, 3, mirror_games=600, first_seat_wins=edge), ladder(players=(3,)))
     sentence = result.finding_sentences[0]
-    assert sentence.startswith("Seat 0's advantage at 3 players")
+    assert sentence.startswith("The first player's advantage at 3 players")
     assert "holds at every skill level (random, greedy, tuned and search play)" in sentence
 
 
@@ -135,7 +135,7 @@ def test_the_holds_sentence_flips_when_one_levels_seat_advantage_is_removed():
     edge = {"greedy": 0.5, "tuned": 0.5, "search": 0.5}       # random's mirror games: no seat advantage
     result = skill_ladder.analyse(synthetic_seats(4, 3, mirror_games=600, first_seat_wins=edge), ladder(players=(3,)))
     sentence = result.finding_sentences[0]
-    assert sentence.startswith("Seat 0's advantage at 3 players")
+    assert sentence.startswith("The first player's advantage at 3 players")
     assert "holds for greedy, tuned and search play, not for random (not significant" in sentence
 
 
@@ -145,7 +145,9 @@ def test_no_seat_advantage_is_a_finding_too():
     result = skill_ladder.analyse(synthetic_seats(5, 3, mirror_games=600, first_seat_wins=edge), ladder(players=(3,)))
     sentence = result.finding_sentences[0]
     assert sentence.startswith("No significant seat advantage at 3 players")
-    assert "holds for greedy and tuned play, not for random (seat " in sentence and "search (seat 0 wins" in sentence
+    assert "holds for greedy and tuned play, not for random (the " in sentence
+    assert "search (the first player wins" in sentence
+    assert "seat 0" not in sentence.lower() and "seat 1" not in sentence.lower()
 
 
 def test_the_ratings_are_checked_against_the_declared_order_of_the_levels():

@@ -17,11 +17,12 @@ from sim.core.engine import ConfigError
 
 # metric -> (label, group, unit, {n_players: {own_cubes: value}}, half width of the interval)
 ONE_DIMENSION_METRICS = {
-    "seat_1_win_rate": ("seat 1's win rate", "seats", "rate",
+    "first_player_win_rate": ("the first player's win rate", "seats", "rate",
                         {2: {1: 0.581, 2: 0.556, 3: 0.527, 4: 0.508}, 3: {1: 0.40, 2: 0.37, 3: 0.35, 4: 0.34}}),
-    "seat_2_win_rate": ("seat 2's win rate", "seats", "rate",
+    "second_player_win_rate": ("the second player's win rate", "seats", "rate",
                         {2: {1: 0.419, 2: 0.444, 3: 0.473, 4: 0.492}, 3: {1: 0.30, 2: 0.31, 3: 0.33, 4: 0.33}}),
-    "seat_3_win_rate": ("seat 3's win rate", "seats", "rate", {3: {1: 0.30, 2: 0.32, 3: 0.32, 4: 0.33}}),
+    "third_player_win_rate": ("the third player's win rate", "seats", "rate",
+                              {3: {1: 0.30, 2: 0.32, 3: 0.32, 4: 0.33}}),
     "balance": ("balance (1 - largest gap between seats)", "seats", "rate",
                 {2: {1: 0.838, 2: 0.888, 3: 0.955, 4: 0.984}, 3: {1: 0.85, 2: 0.90, 3: 0.95, 4: 0.97}}),
     "game_length": ("the game's length", "outcome", "rounds",
@@ -39,13 +40,13 @@ DOUBLE_KILL = {"name": "double_kill", "label": "the double-kill rule", "kind": "
 TARGETS = [
     {"metric": "balance", "players": [2], "pool": None, "at_least": 0.95, "at_most": None, "between": None,
      "fair_share_within": None, "label": None},
-    {"metric": "seat_*_win_rate", "players": None, "pool": None, "at_least": None, "at_most": None, "between": None,
-     "fair_share_within": 0.03, "label": "every seat within 3 points of its fair share"},
+    {"metric": "*_player_win_rate", "players": None, "pool": None, "at_least": None, "at_most": None, "between": None,
+     "fair_share_within": 0.03, "label": "every player within 3 points of the fair share"},
 ]
-SEAT_1_HEADLINE = ("At 2 players, as the assassin's own cubes go from 1 to 4, seat 1's win rate falls from "
-                   "58.1% [56.6, 59.6] to 50.8% [49.3, 52.3]; printed (3): 52.7%. Paired with the printed cell, it is "
-                   "significantly higher at 1 and 2 (+5.4 points [4.6, 6.2] at 1), and significantly lower at 4 "
-                   "(-1.9 points [-2.7, -1.1]).")
+FIRST_PLAYER_HEADLINE = ("At 2 players, as the assassin's own cubes go from 1 to 4, the first player's win rate "
+                         "falls from 58.1% [56.6, 59.6] to 50.8% [49.3, 52.3]; printed (3): 52.7%. Paired with the "
+                         "printed cell, it is significantly higher at 1 and 2 (+5.4 points [4.6, 6.2] at 1), and "
+                         "significantly lower at 4 (-1.9 points [-2.7, -1.1]).")
 
 
 def sweep_rows(cells: list[dict], dimensions: list[dict], metrics: dict) -> pd.DataFrame:
@@ -93,8 +94,8 @@ def write_sweep(directory: Path, dimensions: list[dict], cells: list[dict], tabl
 
 
 def one_dimension_sweep(directory: Path,
-                        report_metrics: tuple[str, ...] = ("seat_1_win_rate", "balance", "game_length", "tiebreak_rate")
-                        ) -> Path:
+                        report_metrics: tuple[str, ...] = ("first_player_win_rate", "balance", "game_length",
+                                                           "tiebreak_rate")) -> Path:
     cells = [{"cell": f"cell-00{index}", "values": {"own_cubes": cubes}, "printed": cubes == 3}
              for index, cubes in enumerate(OWN_CUBES["values"])]
     metrics = {metric: (label, group, unit, {n: {f"cell-00{cubes - 1}": value for cubes, value in by_cubes.items()}
@@ -105,20 +106,21 @@ def one_dimension_sweep(directory: Path,
 
 
 def two_dimension_sweep(directory: Path) -> Path:
-    """own_cubes 2 or 3 × double_kill false or true: seat 1 gains 2 points per cube, loses 3 with double kills."""
+    """own_cubes 2 or 3 × double_kill false or true: the first player gains 2 points per cube, loses 3 with
+    double kills."""
     cells, index = [], 0
     for cubes in (2, 3):
         for switch in ("false", "true"):
             cells.append({"cell": f"cell-00{index}", "values": {"own_cubes": cubes, "double_kill": switch},
                           "printed": cubes == 3 and switch == "false"})
             index += 1
-    seat_1 = {n: {cell["cell"]: base + 0.02 * cell["values"]["own_cubes"] - 0.03 * (cell["values"]["double_kill"] == "true")
-                  for cell in cells} for n, base in ((2, 0.48), (3, 0.30))}
-    balance = {n: {cell: 1 - abs(value - 1 / n) * 2 for cell, value in by_cell.items()} for n, by_cell in seat_1.items()}
-    metrics = {"seat_1_win_rate": ("seat 1's win rate", "seats", "rate", seat_1),
+    first = {n: {cell["cell"]: base + 0.02 * cell["values"]["own_cubes"] - 0.03 * (cell["values"]["double_kill"] == "true")
+                 for cell in cells} for n, base in ((2, 0.48), (3, 0.30))}
+    balance = {n: {cell: 1 - abs(value - 1 / n) * 2 for cell, value in by_cell.items()} for n, by_cell in first.items()}
+    metrics = {"first_player_win_rate": ("the first player's win rate", "seats", "rate", first),
                "balance": ("balance (1 - largest gap between seats)", "seats", "rate", balance)}
     return write_sweep(directory, [OWN_CUBES, DOUBLE_KILL], cells, sweep_rows(cells, [OWN_CUBES, DOUBLE_KILL], metrics),
-                       [], ["seat_1_win_rate", "balance"])
+                       [], ["first_player_win_rate", "balance"])
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +145,7 @@ def test_the_report_is_written_next_to_the_sweep_with_every_figure_and_the_table
     page, _ = one_dimension
     assert page == page.parent / "report.html"
     files = page.parent / "report_files"
-    for metric in ("seat_1_win_rate", "balance", "game_length", "tiebreak_rate"):
+    for metric in ("first_player_win_rate", "balance", "game_length", "tiebreak_rate"):
         assert (files / f"sweep_{metric}_by_own_cubes.png").stat().st_size > 5_000
         figure_data = pd.read_csv(files / f"sweep_{metric}_by_own_cubes.csv")
         assert set(figure_data["n_players"]) == {2, 3} and len(figure_data) == 8
@@ -170,10 +172,10 @@ def test_heat_maps_only_for_a_two_dimensional_grid(one_dimension, two_dimensions
     assert 'id="heat-maps"' not in one_dimension[1]
     heat_maps = section(two_dimensions[1], "heat-maps")
     assert heat_maps.count('<figure id="fig-sweep_heatmap_') == 2 * 2   # two report metrics × two player counts
-    assert "seat 1's win rate, 2 players" in text_of(heat_maps)
+    assert "the first player's win rate, 2 players" in text_of(heat_maps)
     # one line figure per report metric and dimension, the categorical one as well
     assert section(two_dimensions[1], "figures").count("<figure ") == 2 * 2
-    matrix = pd.read_csv(two_dimensions[0].parent / "report_files" / "sweep_heatmap_seat_1_win_rate_2p_greedy.csv",
+    matrix = pd.read_csv(two_dimensions[0].parent / "report_files" / "sweep_heatmap_first_player_win_rate_2p_greedy.csv",
                          index_col=0)
     assert list(matrix.columns) == ["false", "true"] and list(matrix.index) == [2, 3]
     assert matrix.loc[3, "true"] == pytest.approx(100 * (0.48 + 0.06 - 0.03))
@@ -183,21 +185,22 @@ def test_the_target_table_gives_each_cells_status_per_target(one_dimension):
     assert target_table(one_dimension[1]) == {
         "cell-000": ["misses", "misses", "misses"],
         "cell-001": ["misses", "misses", "misses"],
-        "cell-002": ["may meet", "may meet", "may meet"],    # balance 95.5% [94.5, 96.5]; seat 1 52.7% [51.2, 54.2]
+        "cell-002": ["may meet", "may meet", "may meet"],    # balance 95.5% [94.5, 96.5]; first player 52.7% [51.2, 54.2]
         "cell-003": ["meets", "meets", "meets"]}
     assert "balance (1 - largest gap between seats) ≥ 95.0% at 2 players" in text_of(section(one_dimension[1], "targets"))
 
 
 def test_a_headline_says_how_a_metric_moves_over_the_dimension_and_which_change_is_significant(one_dimension):
     lines = headlines(one_dimension[1])
-    assert SEAT_1_HEADLINE in lines
+    assert FIRST_PLAYER_HEADLINE in lines
     assert 1 < len(lines) <= 9
 
 
 def test_each_report_metric_gets_its_clearest_movement_first_and_flat_metrics_say_so(one_dimension):
     lines = headlines(one_dimension[1])
-    # report_metrics puts seat 1's win rate first: its clearest movement (3 players) leads, then balance's
-    assert lines[0].startswith("At 3 players, as the assassin's own cubes go from 1 to 4, seat 1's win rate falls")
+    # report_metrics puts the first player's win rate first: its clearest movement (3 players) leads, then balance's
+    assert lines[0].startswith("At 3 players, as the assassin's own cubes go from 1 to 4, the first player's win rate "
+                               "falls")
     assert lines[1].startswith("At 3 players, as the assassin's own cubes go from 1 to 4, balance (1 - largest gap "
                                "between seats) rises from 85.0%")
     assert any(line.startswith("At 2 players, as the assassin's own cubes go from 1 to 4, balance (1 - largest gap "
@@ -208,7 +211,7 @@ def test_each_report_metric_gets_its_clearest_movement_first_and_flat_metrics_sa
                                       "5.0%. No value differs significantly from the printed cell.")
                         for line in flat if line.startswith("At 2 players"))
     # a flat metric's line comes after every metric's clearest significant movement, before the other movements
-    assert 1 < min(lines.index(line) for line in flat) < lines.index(SEAT_1_HEADLINE)
+    assert 1 < min(lines.index(line) for line in flat) < lines.index(FIRST_PLAYER_HEADLINE)
 
 
 def test_the_last_headline_names_the_cells_that_meet_every_target(one_dimension):
@@ -218,17 +221,17 @@ def test_the_last_headline_names_the_cells_that_meet_every_target(one_dimension)
 
 def test_a_two_dimensional_headline_holds_the_other_dimension_at_its_printed_value(two_dimensions):
     lines = headlines(two_dimensions[1])
-    assert ("At 2 players, with double_kill = false, as the assassin's own cubes go from 2 to 3, seat 1's win rate "
-            "rises from 52.0% [50.5, 53.5] to 54.0% [52.5, 55.5]; printed (3): 54.0%. Paired with the printed cell, "
+    assert ("At 2 players, with double_kill = false, as the assassin's own cubes go from 2 to 3, the first player's "
+            "win rate rises from 52.0% [50.5, 53.5] to 54.0% [52.5, 55.5]; printed (3): 54.0%. Paired with the printed cell, "
             "it is significantly lower at 2 (-2.0 points [-2.8, -1.2]).") in lines
-    assert ("At 2 players, with own_cubes = 3, across the double-kill rule, seat 1's win rate is lowest at true "
-            "(51.0% [49.5, 52.5]) and highest at false (54.0% [52.5, 55.5]); printed (false): 54.0%. Paired with the "
+    assert ("At 2 players, with own_cubes = 3, across the double-kill rule, the first player's win rate is lowest at "
+            "true (51.0% [49.5, 52.5]) and highest at false (54.0% [52.5, 55.5]); printed (false): 54.0%. Paired with the "
             "printed cell, it is significantly lower at true (-3.0 points [-3.8, -2.2]).") in lines
     assert not any("target" in line for line in lines)
 
 
 def test_without_a_printed_cell_and_with_two_pools_the_report_says_there_is_no_paired_test(tmp_path):
-    directory = one_dimension_sweep(tmp_path / "sweep", report_metrics=("seat_1_win_rate",))
+    directory = one_dimension_sweep(tmp_path / "sweep", report_metrics=("first_player_win_rate",))
     table = pl.read_parquet(directory / "sweep.parquet")
     unpaired = table.with_columns(pl.lit(None, pl.String).alias("reference_cell"),
                                   *[pl.lit(float("nan")).alias(column) for column in
@@ -243,33 +246,33 @@ def test_without_a_printed_cell_and_with_two_pools_the_report_says_there_is_no_p
     page = write_sweep_report(directory).read_text()
     lines = headlines(page)
     assert lines[0].startswith("This sweep is incomplete (sweep.yaml)")
-    assert any(line.startswith("At 2 players with the random pool, as the assassin's own cubes go from 1 to 4, seat 1's "
-                               "win rate falls from ") and line.endswith("The grid has no printed cell, so no paired test.")
+    assert any(line.startswith("At 2 players with the random pool, as the assassin's own cubes go from 1 to 4, the first "
+                               "player's win rate falls from ") and line.endswith("The grid has no printed cell, so no paired test.")
                for line in lines)
     assert "printed (" not in " ".join(lines)
     assert set(target_table(page)) == {f"cell-{pool}0{index}" for pool in (0, 1) for index in range(4)}
 
 
 def hand_made_rows() -> pd.DataFrame:
-    """Three 2-player cells against balance ≥ 95% and seats within 2 points of 1/n, plus rows
+    """Three 2-player cells against balance ≥ 95% and players within 2 points of 1/n, plus rows
     the targets must not read (another metric, another player count)."""
     rows = [  # cell, pool, metric, n_players, value, low, high
         ("cell-a", "greedy", "balance", 2, 0.97, 0.96, 0.98),
         ("cell-b", "greedy", "balance", 2, 0.955, 0.94, 0.97),
         ("cell-c", "random", "balance", 2, 0.93, 0.92, 0.96),
-        ("cell-a", "greedy", "seat_1_win_rate", 2, 0.505, 0.49, 0.52),
-        ("cell-a", "greedy", "seat_2_win_rate", 2, 0.495, 0.48, 0.51),
-        ("cell-b", "greedy", "seat_1_win_rate", 2, 0.515, 0.50, 0.53),
-        ("cell-b", "greedy", "seat_2_win_rate", 2, 0.485, 0.47, 0.50),
-        ("cell-c", "random", "seat_1_win_rate", 2, 0.53, 0.515, 0.545),
-        ("cell-c", "random", "seat_2_win_rate", 2, 0.47, 0.455, 0.485),
-        ("cell-a", "greedy", "seat_3_win_rate", 3, 0.34, 0.33, 0.35),   # 1/3 ± 0.02: inside
-        ("cell-a", "greedy", "seat_1_score", 2, 40.0, 38.0, 42.0),      # not a win rate: the glob skips it
+        ("cell-a", "greedy", "first_player_win_rate", 2, 0.505, 0.49, 0.52),
+        ("cell-a", "greedy", "second_player_win_rate", 2, 0.495, 0.48, 0.51),
+        ("cell-b", "greedy", "first_player_win_rate", 2, 0.515, 0.50, 0.53),
+        ("cell-b", "greedy", "second_player_win_rate", 2, 0.485, 0.47, 0.50),
+        ("cell-c", "random", "first_player_win_rate", 2, 0.53, 0.515, 0.545),
+        ("cell-c", "random", "second_player_win_rate", 2, 0.47, 0.455, 0.485),
+        ("cell-a", "greedy", "third_player_win_rate", 3, 0.34, 0.33, 0.35),   # 1/3 ± 0.02: inside
+        ("cell-a", "greedy", "first_player_score", 2, 40.0, 38.0, 42.0),   # not a win rate: the glob skips it
         ("cell-a", "greedy", "balance", 3, 0.50, 0.45, 0.55),           # 3 players: the balance target skips it
     ]
     table = pd.DataFrame(rows, columns=["cell", "pool", "metric", "n_players", "value", "low", "high"])
     return table.assign(metric_label=table["metric"].str.replace("_", " "),
-                        unit=np.where(table["metric"] == "seat_1_score", "points", "rate"))
+                        unit=np.where(table["metric"] == "first_player_score", "points", "rate"))
 
 
 def statuses_of(result: pd.DataFrame) -> dict[str, str]:
@@ -284,28 +287,29 @@ def test_target_status_meets_may_meet_and_misses_a_lower_bound():
 
 
 def test_target_status_reads_a_glob_metric_against_the_fair_share_of_each_player_count():
-    result = target_status(hand_made_rows(), [{"metric": "seat_*_win_rate", "fair_share_within": 0.02,
-                                               "label": "fair seats"}])
+    result = target_status(hand_made_rows(), [{"metric": "*_player_win_rate", "fair_share_within": 0.02,
+                                               "label": "fair players"}])
     assert statuses_of(result) == {"cell-a": "meets", "cell-b": "may meet", "cell-c": "misses"}
-    assert set(result["target"]) == {"fair seats"}
-    # seat 3 at 3 players is judged against 1/3, not 1/2: moved outside 1/3 ± 0.02, cell-a misses
+    assert set(result["target"]) == {"fair players"}
+    # the third player at 3 players is judged against 1/3, not 1/2: moved outside 1/3 ± 0.02, cell-a misses
     moved = hand_made_rows()
-    moved.loc[moved["metric"] == "seat_3_win_rate", ["value", "low", "high"]] = [0.36, 0.35, 0.37]
-    assert statuses_of(target_status(moved, [{"metric": "seat_*_win_rate", "fair_share_within": 0.02}]))["cell-a"] == "misses"
+    moved.loc[moved["metric"] == "third_player_win_rate", ["value", "low", "high"]] = [0.36, 0.35, 0.37]
+    assert statuses_of(target_status(moved, [{"metric": "*_player_win_rate", "fair_share_within": 0.02}]))[
+        "cell-a"] == "misses"
 
 
 def test_an_interval_ending_exactly_on_the_band_meets_it():
-    row = pd.DataFrame({"cell": ["cell-a"], "pool": ["greedy"], "metric": ["seat_1_win_rate"], "n_players": [2],
+    row = pd.DataFrame({"cell": ["cell-a"], "pool": ["greedy"], "metric": ["first_player_win_rate"], "n_players": [2],
                         "value": [0.52], "low": [0.50], "high": [0.53]})
-    assert statuses_of(target_status(row, [{"metric": "seat_*_win_rate", "fair_share_within": 0.03}])) == {
+    assert statuses_of(target_status(row, [{"metric": "*_player_win_rate", "fair_share_within": 0.03}])) == {
         "cell-a": "meets"}
 
 
 def test_target_status_reads_at_most_between_and_a_pool():
     rows = hand_made_rows()
-    assert statuses_of(target_status(rows, [{"metric": "seat_1_win_rate", "players": [2], "at_most": 0.52}])) == {
+    assert statuses_of(target_status(rows, [{"metric": "first_player_win_rate", "players": [2], "at_most": 0.52}])) == {
         "cell-a": "meets", "cell-b": "may meet", "cell-c": "misses"}
-    assert statuses_of(target_status(rows, [{"metric": "seat_2_win_rate", "between": [0.49, 0.52]}])) == {
+    assert statuses_of(target_status(rows, [{"metric": "second_player_win_rate", "between": [0.49, 0.52]}])) == {
         "cell-a": "may meet", "cell-b": "misses", "cell-c": "misses"}
     only_random = target_status(rows, [{"metric": "balance", "pool": "random", "players": [2], "at_least": 0.925}])
     assert statuses_of(only_random) == {"cell-c": "may meet"}
@@ -360,7 +364,7 @@ def test_the_sweep_report_renders_in_chromium(one_dimension, tmp_path):
     assert seen["errors"] == [] and seen["failed"] == []
     assert seen["title"] == "Heads of State balance sweep"
     assert len(seen["image_widths"]) == 4 and all(width > 0 for width in seen["image_widths"])
-    assert SEAT_1_HEADLINE in seen["headlines"]
+    assert FIRST_PLAYER_HEADLINE in seen["headlines"]
     assert (tmp_path / "sweep.png").stat().st_size > 10_000
 
 

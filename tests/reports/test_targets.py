@@ -20,9 +20,11 @@ def test_several_conditions_of_one_target_are_intersected():
 
 
 def test_every_seat_of_a_glob_target_must_lie_in_the_band():
-    target = {"metric": "seat_*_win_rate", "fair_share_within": 0.01}
-    assert targets.evaluate([row("seat_1_win_rate", 0.505), row("seat_2_win_rate", 0.495)], target)[0] == "meets"
-    status, miss, count = targets.evaluate([row("seat_1_win_rate", 0.54), row("seat_2_win_rate", 0.46)], target)
+    target = {"metric": "*_player_win_rate", "fair_share_within": 0.01}
+    assert targets.evaluate([row("first_player_win_rate", 0.505), row("second_player_win_rate", 0.495)],
+                            target)[0] == "meets"
+    status, miss, count = targets.evaluate([row("first_player_win_rate", 0.54), row("second_player_win_rate", 0.46)],
+                                           target)
     assert (status, count) == ("misses", 2) and miss == pytest.approx(3.0)    # 4 points off, 1 allowed: 3 points
 
 
@@ -32,8 +34,8 @@ def test_an_estimate_inside_with_an_interval_reaching_out_may_meet():
 
 
 def test_a_miss_is_in_points_for_a_rate_and_in_the_unit_otherwise_and_sums_over_targets():
-    rows = [row("seat_1_win_rate", 0.55), row("game_length", 40.0, unit="turns")]
-    chosen = [{"metric": "seat_1_win_rate", "between": [0.49, 0.51]}, {"metric": "game_length", "at_most": 38}]
+    rows = [row("first_player_win_rate", 0.55), row("game_length", 40.0, unit="turns")]
+    chosen = [{"metric": "first_player_win_rate", "between": [0.49, 0.51]}, {"metric": "game_length", "at_most": 38}]
     assert targets.total_miss(rows, chosen) == pytest.approx(4.0 + 2.0)
 
 
@@ -71,3 +73,20 @@ def test_the_printed_cell_has_no_change_and_an_unpaired_cell_is_not_measured():
     assert targets.evaluate([itself], target)[:2] == ("meets", 0.0)
     unpaired = paired_row("game_length_median", math.nan, math.nan, reference_cell=None)
     assert targets.evaluate([unpaired], target)[0] == "not measured"
+
+
+@pytest.mark.parametrize("target, problem", [
+    ({"at_least": 0.6, "at_most": 0.4}, ("at_most", "expected at_least <= at_most, found at_least 0.6 and at_most 0.4 "
+                                                    "(no value lies in that band)")),
+    ({"change_at_least": 2, "change_at_most": 1}, ("change_at_most", "expected change_at_least <= change_at_most, found "
+                                                                     "change_at_least 2 and change_at_most 1 "
+                                                                     "(no value lies in that band)")),
+    ({"at_most": math.nan}, ("at_most", "expected a number, found nan")),
+    ({"between": [math.nan, 0.5]}, ("between.0", "expected a number, found nan")),
+    ({"at_least": 0.5, "at_most": 0.5}, None),             # a band of one value
+    ({"between": [0.6, 0.4]}, None),                       # read either way round (band sorts it)
+    ({"change_at_least": -1, "change_at_most": 1}, None),
+    ({"fair_share_within": 0.02}, None),
+])
+def test_a_band_that_holds_no_value_is_a_bound_problem(target, problem):
+    assert targets.bound_problem({"metric": "balance", **target}) == problem

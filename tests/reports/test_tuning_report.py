@@ -1,7 +1,7 @@
 """The rule-tuning report (reports/tuning_report.py) from synthetic tuning directories of exactly
 the shape ``courtsim tune`` writes (sim/studies/tune_rules.py): a Heads of State 2-player tuning
 of the assassin's own cubes (1 to 4, printed 3) and the double-kill rule (printed false) against
-one target, every seat within a point of its fair share. Twelve candidates, five pruned; the
+one target, every player within a point of the fair share. Twelve candidates, five pruned; the
 Pareto front is trial 0 (the printed rules), trial 5 (own cubes 2) and trial 10 (own cubes 2 with
 double kills). In one directory trial 10 meets the target on fresh games, in the other nothing does."""
 import re
@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from page_text import headlines, section, text_of
+from reports.players import win_rate_label, win_rate_metric
 from reports.tuning_report import CHROMIUM, main, view_in_chromium, write_tuning_report
 from sim.core.engine import ConfigError
 
@@ -22,23 +23,23 @@ OWN_CUBES = {"name": "own_cubes", "label": "the assassin's own cubes", "path": "
 DOUBLE_KILL = {"name": "double_kill", "label": "the double-kill rule", "path": "rules.double_kill",
                "kind": "categorical", "low": None, "high": None, "step": None, "values": [False, True],
                "printed": False}
-TARGET = {"metric": "seat_*_win_rate", "players": None, "pool": None, "at_least": None, "at_most": None,
+TARGET = {"metric": "*_player_win_rate", "players": None, "pool": None, "at_least": None, "at_most": None,
           "between": None, "fair_share_within": 0.01, "label": None, "weight": None}
-TARGET_TEXT = "seat_*_win_rate within 0.01 of the fair share"
+TARGET_TEXT = "*_player_win_rate within 0.01 of the fair share"
 # trial -> (own cubes, double kill, state, miss at the last rung played)
 CANDIDATES = {0: (3, "false", "complete", 8.1), 1: (1, "true", "pruned", 14.0), 2: (4, "false", "complete", 9.5),
               3: (2, "true", "pruned", 6.0), 4: (1, "false", "pruned", 12.2), 5: (2, "false", "complete", 0.4),
               6: (4, "true", "pruned", 11.0), 7: (3, "true", "complete", 5.2), 8: (1, "true", "pruned", 13.1),
               9: (4, "false", "complete", 9.9), 10: (2, "true", "complete", 0.0), 11: (3, "false", "complete", 8.3)}
 PARETO = {0, 5, 10}
-# candidate -> (seat 1's and seat 2's fresh win rates with their intervals)
+# candidate -> (the first and the second player's fresh win rates with their intervals)
 FRESH_MEETS = {"printed": ((0.591, 0.583, 0.599), (0.409, 0.401, 0.417)),
                f"{NAME}_1": ((0.502, 0.494, 0.510), (0.498, 0.4905, 0.5055)),
                f"{NAME}_2": ((0.513, 0.505, 0.521), (0.487, 0.479, 0.495))}
 FRESH_MISSES = {"printed": ((0.591, 0.583, 0.599), (0.409, 0.401, 0.417)),
                 f"{NAME}_1": ((0.522, 0.514, 0.530), (0.478, 0.470, 0.486)),
                 f"{NAME}_2": ((0.530, 0.522, 0.538), (0.470, 0.462, 0.478))}
-# trial 10 inside the band on fresh games but seat 1's interval reaching past 51%: it may meet
+# trial 10 inside the band on fresh games but the first player's interval reaching past 51%: it may meet
 FRESH_MAY_MEET = {**FRESH_MISSES, f"{NAME}_1": ((0.506, 0.498, 0.514), (0.494, 0.486, 0.502))}
 FRESH_GAMES = 8000
 
@@ -48,7 +49,7 @@ def change_of(own_cubes: int, double_kill: str) -> float:
 
 
 def fresh_verdict(estimates) -> tuple[str, float]:
-    """(status, miss in points) of seat win rates against 1/2 ± 0.01, as reports.targets computes it."""
+    """(status, miss in points) of the players' win rates against 1/2 ± 0.01, as reports.targets computes it."""
     misses = [max(0.0, 0.49 - value, value - 0.51) * 100 for value, _, _ in estimates]
     if max(misses) > 1e-9:
         return "misses", round(max(misses), 6)
@@ -82,12 +83,12 @@ def write_tuning(directory: Path, fresh: dict) -> Path:
              "pareto": trial in PARETO}
             for trial, (cubes, switch, state, miss) in CANDIDATES.items()]
     pl.DataFrame(rows).write_parquet(directory / "tuning.parquet")
-    estimates = [{"candidate": name, "metric": f"seat_{seat}_win_rate", "metric_label": f"seat {seat}'s win rate",
+    estimates = [{"candidate": name, "metric": win_rate_metric(position), "metric_label": win_rate_label(position),
                   "unit": "rate", "n_players": 2, "value": value, "low": low, "high": high, "games": 2 * FRESH_GAMES}
-                 for name, seats in fresh.items() for seat, (value, low, high) in enumerate(seats, start=1)]
+                 for name, rates in fresh.items() for position, (value, low, high) in enumerate(rates)]
     pl.DataFrame(estimates).write_parquet(directory / "recommended.parquet")
     settings = {
-        "courtsim_tuning": 1, "status": "complete", "name": NAME, "description": "Even out the two seats",
+        "courtsim_tuning": 1, "status": "complete", "name": NAME, "description": "Even out the two players",
         "tuning_file": f"configs/tuning/{NAME}.yaml", "game": "heads-of-state",
         "experiment_file": "configs/experiments/heads_of_state_mirror.yaml", "players": [2], "bots": ["greedy"],
         "seed": 7, "space": [OWN_CUBES, DOUBLE_KILL], "targets": [{**TARGET, "text": TARGET_TEXT}],
@@ -153,7 +154,7 @@ def test_every_parameter_is_named_with_its_words_path_range_and_printed_value(me
 def test_the_headline_names_the_best_change_its_fresh_estimate_and_the_printed_rules_miss(met):
     assert headlines(met[1])[0] == (
         "Setting the assassin's own cubes 3 → 2 and the double-kill rule false → true meets the target on 8,000 fresh "
-        "games per match-up: seat 1's win rate 50.2% [49.4, 51.0] (target 49-51%); the printed rules miss by "
+        "games per match-up: the first player's win rate 50.2% [49.4, 51.0] (target 49-51%); the printed rules miss by "
         "8.1 points.")
 
 
@@ -181,13 +182,14 @@ def test_the_recommended_table_gives_each_candidates_fresh_status_estimates_and_
     candidates_table, estimates_table = recommended.split('id="fresh-estimates"')
     rows = table_rows(candidates_table)
     assert len(rows) == 3
-    assert rows[0].startswith("printed no change — 3 false — 8.1 points 0.00 misses (miss 8.1 points) seat 1's win "
-                              "rate 59.1% [58.3, 59.9] (target 49-51%) misses")
+    assert rows[0].startswith("printed no change — 3 false — 8.1 points 0.00 misses (miss 8.1 points) the first "
+                              "player's win rate 59.1% [58.3, 59.9] (target 49-51%) misses")
     assert rows[1].startswith(f"{NAME}_1 the assassin's own cubes 3 → 2 and the double-kill rule false → true 10 2 true "
-                              "0 0 1.33 meets (miss 0) seat 1's win rate 50.2% [49.4, 51.0] (target 49-51%) meets")
+                              "0 0 1.33 meets (miss 0) the first player's win rate 50.2% [49.4, 51.0] (target 49-51%) "
+                              "meets")
     estimates = table_rows(estimates_table)
     assert len(estimates) == 3 * 2
-    assert f"{NAME}_1 seat 2's win rate 2 49.8% [49.0, 50.5] 49-51% 16,000" in estimates
+    assert f"{NAME}_1 the second player's win rate 2 49.8% [49.0, 50.5] 49-51% 16,000" in estimates
     assert rows[2].startswith(f"{NAME}_2 the assassin's own cubes 3 → 2 5 2 false 0.40 points 0.30 points 0.33 misses")
     variant = page.parent / "recommended" / f"{NAME}_1.yaml"
     assert rows[1].endswith(str(variant)) and "(the printed rules)" in rows[0]
@@ -201,7 +203,8 @@ def test_when_no_candidate_meets_the_targets_the_report_says_so_and_gives_the_sm
                         "(the assassin's own cubes 3 → 2 and the double-kill rule false → true); the smallest in "
                         "training was 0 (trial 10). Widen the space, loosen a target or run more trials.")
     assert lines[1].startswith("Setting the assassin's own cubes 3 → 2 and the double-kill rule false → true misses by "
-                               "1.2 points on 8,000 fresh games per match-up: seat 1's win rate 52.2% [51.4, 53.0]")
+                               "1.2 points on 8,000 fresh games per match-up: the first player's win rate 52.2% "
+                               "[51.4, 53.0]")
     assert f"{NAME}_1 missed by 0 in training and by 1.2 points on fresh games (more than in training" in lines[2]
     assert "meets" not in text_of(section(missed[1], "recommended")).split("misses: some estimate outside.")[1]
 
@@ -219,7 +222,7 @@ def test_without_a_re_evaluation_table_the_report_is_still_written(tmp_path):
     directory = write_tuning(tmp_path / NAME, FRESH_MEETS)
     (directory / "recommended.parquet").unlink()
     text = write_tuning_report(directory).read_text()
-    assert "seat 1's win rate" not in " ".join(headlines(text))
+    assert "the first player's win rate" not in " ".join(headlines(text))
     assert headlines(text)[0].startswith("Setting the assassin's own cubes 3 → 2 and the double-kill rule false → true "
                                          "meets the target on 8,000 fresh games per match-up; the printed rules miss")
 
