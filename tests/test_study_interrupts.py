@@ -44,9 +44,9 @@ def same(first: dict, second: dict) -> bool:
 def reference(kind: str, folder: Path) -> tuple[dict, float]:
     """The uninterrupted study's outcome and its wall time (played once per kind)."""
     if kind not in _REFERENCES:
-        files = tiny_study_files(folder / "reference-files")
-        seconds = run(study_command(kind, files, folder / "reference", other=False))
-        _REFERENCES[kind] = outcome(folder / "reference"), seconds
+        files = tiny_study_files(folder / f"reference-{kind}-files")
+        seconds = run(study_command(kind, files, folder / f"reference-{kind}", other=False))
+        _REFERENCES[kind] = outcome(folder / f"reference-{kind}"), seconds
     return _REFERENCES[kind]
 
 

@@ -185,8 +185,8 @@ def test_replay_under_a_late_rule_variant_differs_only_at_the_end(louis_runs):
         logs.append(result.stdout.splitlines())
     printed, late = logs
     end = next(number for number, line in enumerate(printed) if line.startswith("End:"))
-    assert late[:end] == printed[:end] and len(late) == len(printed)
-    assert late[end:] != printed[end:]
+    assert late[:end] == printed[:end]
+    assert late[end:] != printed[end:]      # (more coats drawn: the trace names each coat's kind, so it may be longer)
 
 
 @pytest.mark.parametrize("command", ["simulate", "replay", "bench", "run"])
