@@ -7,6 +7,7 @@ an unknown command: :class:`OneLineUsageErrors`). Anything else is a bug and kee
 """
 from __future__ import annotations
 
+import _thread
 import functools
 import json
 import os
@@ -265,6 +266,18 @@ def version_callback(value: bool) -> None:
 def main(version: Annotated[bool, typer.Option(
         "--version", callback=version_callback, is_eager=True, help="Show the version and exit.")] = False):
     """Monte Carlo balance analysis for board games (Louis XIV, Heads of State)."""
+    sys.unraisablehook = keep_interrupts
+
+
+def keep_interrupts(unraisable) -> None:
+    """A Ctrl-C that lands while numba compiles a kernel is raised inside a C callback of
+    llvmlite, which can only print it as "Exception ignored ... KeyboardInterrupt" and go on: the
+    command would not stop and the user would see a traceback. Raise it again in the main thread,
+    where Python code sees it (keeping_finished_chunks then prints the interrupted line)."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _thread.interrupt_main()
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 # ----------------------------------------------------------------------------- commands

@@ -186,11 +186,17 @@ def ensure_writable(out_dir: Path) -> None:
         raise ConfigError(f"cannot write to output directory {out_dir}: {reason}") from error
 
 
-def refuse(out_dir: Path, what: str) -> ConfigError:
-    return ConfigError(f"{out_dir} already holds {what}; choose another --out or pass --overwrite")
+def remedy(offers_overwrite: bool, again: str = "") -> str:
+    """What a refused user can do: another --out, or --overwrite where the command has it (a
+    study's cell runs do not: the study refuses another study before its runs are reached)."""
+    return f"choose another --out or pass --overwrite{again}" if offers_overwrite else "choose another --out"
 
 
-def open_run_directory(out_dir: Path, config: dict, overwrite: bool) -> dict | None:
+def refuse(out_dir: Path, what: str, offers_overwrite: bool = True) -> ConfigError:
+    return ConfigError(f"{out_dir} already holds {what}; {remedy(offers_overwrite)}")
+
+
+def open_run_directory(out_dir: Path, config: dict, overwrite: bool, offers_overwrite: bool = True) -> dict | None:
     """The manifest of this same run already in ``out_dir`` (to resume or report), or None to
     start afresh. Refuses (ConfigError) the root or home directory, a directory of other files,
     a run.yaml courtsim did not write, and (without ``overwrite``) a different run, naming the
@@ -210,11 +216,11 @@ def open_run_directory(out_dir: Path, config: dict, overwrite: bool) -> dict | N
     if manifest["run_hash"] != manifests.content_hash(config):
         old = manifest["config"]
         raise refuse(out_dir, f"a different run ({old.get('game')}, {old.get('n_games')} games; "
-                              f"{manifests.describe_difference(old, config)})")
+                              f"{manifests.describe_difference(old, config)})", offers_overwrite)
     return manifest
 
 
-def result_of_complete_run(out_dir: Path, manifest: dict, n_chunks: int) -> RunResult:
+def result_of_complete_run(out_dir: Path, manifest: dict, n_chunks: int, offers_overwrite: bool = True) -> RunResult:
     """The directory already holds this finished run: verify its tables and report it instead
     of replaying it."""
     tables = run_directory.run_tables(manifest)
@@ -223,10 +229,10 @@ def result_of_complete_run(out_dir: Path, manifest: dict, n_chunks: int) -> RunR
         path = results.table_path(out_dir, table)
         if not path.is_file():
             raise ConfigError(f"{out_dir}/run.yaml says the run is complete but {path.name} is missing; "
-                              "pass --overwrite to run it again")
+                              f"{remedy(offers_overwrite, ' to run it again')}")
         if results.file_digest(path) != {key: records.get(path.name, {}).get(key) for key in ("bytes", "sha256")}:
             raise ConfigError(f"{path} changed since the run completed (its checksum differs from run.yaml); "
-                              "pass --overwrite to run it again")
+                              f"{remedy(offers_overwrite, ' to run it again')}")
     run_directory.delete_parts(out_dir, manifest)  # left if we died after marking complete
     remove_top_level_temporaries(out_dir, tables)
     timings = manifest.get("timings") or {}
@@ -297,10 +303,12 @@ def run_simulation(engine: GameEngine, setup: GameSetup, n_players: int, bots: l
 def run_cells(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int, out_dir: str | Path,
               config: dict, jobs: int = 1, chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
               resume: bool = True, overwrite: bool = False,
-              log: Callable[[str], None] = log_to_stderr, provenance: dict | None = None) -> RunResult:
+              log: Callable[[str], None] = log_to_stderr, provenance: dict | None = None,
+              offers_overwrite: bool = True) -> RunResult:
     """Play every cell's games and write every table of ``engine`` to ``out_dir`` (see
     :func:`run_simulation`); ``config`` is the run's identity that run.yaml records and hashes,
-    ``provenance`` where its data came from (recorded, not compared)."""
+    ``provenance`` where its data came from (recorded, not compared); ``offers_overwrite``: the
+    command has --overwrite, so a refusal may suggest it."""
     started_at, started = manifests.utc_now(), time.perf_counter()
     out_dir = Path(out_dir)
     for cell in cells:
@@ -309,20 +317,21 @@ def run_cells(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int
     run_directory.refuse_unsafe_out(out_dir)
     with locking.exclusive(out_dir, "courtsim run"):     # one writer per directory (sim.core.locking)
         return run_cells_locked(engine, setup, cells, seed, out_dir, config, jobs, chunk_size, progress, resume,
-                                overwrite, log, provenance, started_at, started)
+                                overwrite, log, provenance, started_at, started, offers_overwrite)
 
 
 def run_cells_locked(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int, out_dir: Path,
                      config: dict, jobs: int, chunk_size: int, progress: bool, resume: bool, overwrite: bool,
                      log: Callable[[str], None], provenance: dict | None, started_at: str,
-                     started: float) -> RunResult:
+                     started: float, offers_overwrite: bool) -> RunResult:
     """:func:`run_cells` once the directory's lock is held."""
-    manifest = open_run_directory(out_dir, config, overwrite)
+    manifest = open_run_directory(out_dir, config, overwrite, offers_overwrite)
     ensure_writable(out_dir)
     chunks = plan_cell_chunks(cells, chunk_size)
     if manifest is not None and manifest.get("status") == manifests.COMPLETE:
-        log(f"{out_dir} already holds this completed run; nothing to do (--overwrite to run it again)")
-        return result_of_complete_run(out_dir, manifest, len(chunks))
+        log(f"{out_dir} already holds this completed run; nothing to do"
+            + (" (--overwrite to run it again)" if offers_overwrite else ""))
+        return result_of_complete_run(out_dir, manifest, len(chunks), offers_overwrite)
     fresh = manifest is None
     if fresh:
         manifest = manifests.new_manifest(config, provenance)

@@ -751,6 +751,7 @@ def play_cell(plan: SweepPlan, cell: SweepCell, prepared=None, progress: bool = 
     out_dir = cell.directory(plan.out_dir) / "run"
     run_cells(engine, setup, cells, experiment.seed, out_dir, config, jobs=plan.jobs,
               chunk_size=experiment.chunk_size, progress=progress, overwrite=False, log=log,
+              offers_overwrite=False,       # a sweep, tune or sensitivity study has no --overwrite
               provenance={"experiment_file": str(cell.directory(plan.out_dir) / "experiment.yaml"),
                           study: str(plan.path), **manifests.setup_provenance(setup)})
     return out_dir, config

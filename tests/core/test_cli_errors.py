@@ -300,3 +300,14 @@ def test_summary_and_report_of_a_spoilt_run_yaml_are_one_line(louis_run, tmp_pat
     (copy / "run.yaml").write_bytes(content)
     assert_user_error(invoke("summary", copy), str(copy / "run.yaml"))
     assert_user_error(invoke("report", copy, "-o", tmp_path / "r.html"), str(copy / "run.yaml"))
+
+
+def test_a_ctrl_c_that_a_c_callback_swallowed_is_raised_again_in_python():
+    """Ctrl-C while numba compiles lands in an llvmlite callback that can only print it: the
+    command's hook raises it again where keeping_finished_chunks sees it."""
+    from types import SimpleNamespace
+
+    with pytest.raises(KeyboardInterrupt):
+        cli.keep_interrupts(SimpleNamespace(exc_value=KeyboardInterrupt()))
+        for _ in range(10**7):      # the pending interrupt is raised at the next check
+            pass

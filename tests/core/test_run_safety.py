@@ -19,7 +19,7 @@ from sim.core import results, run_directory
 from sim.core import run_manifest as manifests
 from sim.core.engine import GAME_INDEX_LIMIT, ConfigError
 from sim.core.results import PARTS_DIR, part_path, read_table
-from sim.core.runner import MAX_CHUNKS
+from sim.core.runner import MAX_CHUNKS, Cell, run_cells
 
 from .fake_engine import FakeEngine
 
@@ -64,6 +64,19 @@ def test_rules_changed_between_interrupt_and_resume_are_refused_naming_the_key(t
     with pytest.raises(ConfigError, match=r"key 'setup.rules.bonus': 1.0 in the run, 2.0 now"):
         run(out_dir, engine=changed, n_games=50, chunk_size=10)
     run(out_dir, n_games=50, chunk_size=10)  # the unchanged command still resumes
+
+
+def test_a_refusal_suggests_overwrite_only_where_the_command_has_it(tmp_path, run):
+    """A study's cell runs (sweep, tune, sensitivity) have no --overwrite to suggest."""
+    run(tmp_path / "run", seed=7)
+    with pytest.raises(ConfigError, match=r"choose another --out or pass --overwrite$"):
+        run(tmp_path / "run", seed=8)
+    engine = FakeEngine()
+    setup, bots = engine.load_setup(), [engine.resolve_bot(name) for name in ("greedy", "random", "greedy")]
+    config = manifests.run_config(engine, setup, 3, bots, 8, 45, 10)
+    with pytest.raises(ConfigError, match=r"key 'seed': 7 in the run, 8 now\); choose another --out$"):
+        run_cells(engine, setup, [Cell(3, tuple(bots), 0, 45)], 8, tmp_path / "run", config, chunk_size=10,
+                  progress=False, offers_overwrite=False)
 
 
 def test_a_bot_changed_between_interrupt_and_resume_is_refused_naming_the_parameter(tmp_path, run):
