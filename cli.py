@@ -7,11 +7,12 @@ an unknown command: :class:`OneLineUsageErrors`). Anything else is a bug and kee
 """
 from __future__ import annotations
 
-import _thread
 import functools
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Annotated, Optional
@@ -36,6 +37,7 @@ from strategies.bots import bot_package, resolve_bots
 USER_ERROR_EXIT = 2
 ONE_LINE_LIMIT = 2000        # an error line is never longer, whatever value a file held
 INTERRUPTED_EXIT = 130
+INTERRUPT_AGAIN_SECONDS = 0.05   # a swallowed Ctrl-C is raised again this much later (keep_interrupts)
 DEFAULT_BOT = "greedy"
 BENCH_TARGET_SECONDS = 3.0    # default bench length: "a few seconds" whatever the game's speed
 BENCH_CALIBRATION_GAMES = 100
@@ -273,9 +275,10 @@ def keep_interrupts(unraisable) -> None:
     """A Ctrl-C that lands while numba compiles a kernel is raised inside a C callback of
     llvmlite, which can only print it as "Exception ignored ... KeyboardInterrupt" and go on: the
     command would not stop and the user would see a traceback. Raise it again in the main thread,
-    where Python code sees it (keeping_finished_chunks then prints the interrupted line)."""
+    where Python code sees it (keeping_finished_chunks then prints the interrupted line): from a
+    moment later, since raised in this hook it would be swallowed again."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt):
-        _thread.interrupt_main()
+        threading.Timer(INTERRUPT_AGAIN_SECONDS, os.kill, (os.getpid(), signal.SIGINT)).start()
         return
     sys.__unraisablehook__(unraisable)
 
