@@ -1,4 +1,4 @@
-"""`courtsim compare`, issue 37: --until-resolved decides from running sums (each batch read once,
+"""`courtsim compare`: --until-resolved decides from running sums (each batch read once,
 a resumed comparison decides exactly as an uninterrupted one), a requested metric the table
 always leaves out is refused before any game, and Ctrl-C anywhere in compare prints the
 interrupted line. (Games that could not vary: tests/reports/test_comparison_stats.py.)

@@ -1,4 +1,4 @@
-"""One name for a player (issue 37): pages, sentences and metric names speak of the first, second,
+"""One name for a player: pages, sentences and metric names speak of the first, second,
 ... player in turn order (reports.players), computed from each table's start_position, not from
 the seat index; the tables keep their 0-based ``seat``. Old metric names are one-line errors
 naming the new one."""

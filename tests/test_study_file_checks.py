@@ -1,4 +1,4 @@
-"""Sweep and tuning files refused early (issue 37): ranges counted before they are listed, values
+"""Sweep and tuning files refused early: ranges counted before they are listed, values
 given twice, unknown named variants and target bands that hold no value, each one line naming
 the file and the key."""
 import subprocess
@@ -16,8 +16,8 @@ from sim.studies import sweep, tune_rules
 
 def write_sweep(folder: Path, grid_yaml: str, extra: str = "") -> Path:
     """A sweep file of ``grid:`` as YAML text (``.inf`` and ``1.0e-300`` written as a user would)."""
-    path = folder / "issue37_sweep.yaml"
-    path.write_text(f"name: issue37_sweep\nexperiment: {write_two_greedy_experiment(folder)}\n"
+    path = folder / "checked_sweep.yaml"
+    path.write_text(f"name: checked_sweep\nexperiment: {write_two_greedy_experiment(folder)}\n"
                     f"out: {folder / 'out'}\ngrid:\n{grid_yaml}{extra}", encoding="utf-8")
     return path
 
@@ -148,11 +148,11 @@ def test_a_target_band_of_one_value_is_kept(tmp_path):
 
 
 def write_tuning(folder: Path, **changes) -> Path:
-    record = {"name": "issue37_tuning", "experiment": str(write_two_greedy_experiment(folder)),
+    record = {"name": "checked_tuning", "experiment": str(write_two_greedy_experiment(folder)),
               "space": [{"path": "start_gold", "range": {"from": 0, "to": 8, "step": 1}}],
               "targets": [{"metric": "first_player_win_rate", "between": [0.49, 0.51]}],
               "trials": 4, "rungs": [20], "out": str(folder / "tuning")}
-    path = folder / "issue37_tuning.yaml"
+    path = folder / "checked_tuning.yaml"
     path.write_text(yaml.safe_dump({**record, **changes}, sort_keys=False))
     return path
 

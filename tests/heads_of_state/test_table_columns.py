@@ -1,4 +1,4 @@
-"""Columns that hold what their docs say (issue 37): the per-seat inputs of the §6.4 country
+"""Columns that hold what their docs say: the per-seat inputs of the §6.4 country
 scoring are null for seats not in the game, as every table's absent seats are, and a
 double_country betrayal play is one that contains a double-country card (§1.5, §4.4)."""
 import numpy as np

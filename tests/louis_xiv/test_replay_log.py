@@ -139,7 +139,7 @@ def test_mission_swap_logs_how_many_cards_and_which(traced_state, setup, greedy)
     assert state.mission_hand[YELLOW].sum() == 1
 
 
-# ---------------------------------------------------------------- issue 37: wording and hidden information
+# ---------------------------------------------------------------- wording and hidden information
 # The replay numbers seats from 1; trace rows are (code, a..g) with seats from 0 (events.py).
 from sim.louis_xiv import events as E  # noqa: E402
 from sim.louis_xiv.data import START_BLUE_MISSIONS, START_LIGHT_MISSIONS  # noqa: E402

@@ -1,4 +1,4 @@
-"""Columns that hold what their docs say (issue 37): courtiers.top_seat is the DB-ONCEFIRST seat
+"""Columns that hold what their docs say: courtiers.top_seat is the DB-ONCEFIRST seat
 when that ability broke a tie for most markers (§4.3 step 2, §6), and score_after_round_4 is the
 standing before the end-of-game conversions and coat majorities of §7."""
 import numpy as np
