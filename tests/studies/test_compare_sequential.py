@@ -27,7 +27,7 @@ from variant_files import HEADS_OF_STATE, write_variant
 
 runner = CliRunner()
 BATCH = 250
-REPOSITORY = Path(__file__).resolve().parents[1]
+REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 def invoke(*args):

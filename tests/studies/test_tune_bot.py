@@ -130,7 +130,7 @@ def test_bad_tune_bot_options_are_one_line(tmp_path, arguments, message):
 
 def test_every_shipped_tuned_bot_validates_and_names_the_command_that_made_it():
     catalogue = BotCatalogue()
-    shipped = sorted((Path(__file__).resolve().parent.parent / "configs" / "bots").rglob("tuned_*p.yaml"))
+    shipped = sorted((Path(__file__).resolve().parents[2] / "configs" / "bots").rglob("tuned_*p.yaml"))
     assert shipped, "no tuned bot is shipped"
     for path in shipped:
         game = yaml.safe_load(path.read_text())["game"]
