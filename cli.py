@@ -13,7 +13,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -30,7 +29,8 @@ from sim.core import run_manifest as manifests
 from sim.core import table_schema
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.run_manifest import courtsim_version
-from sim.core.runner import DEFAULT_CHUNK_SIZE, RunResult, plan_chunks, run_cells, run_simulation
+from sim.core import bench as benchmarks
+from sim.core.runner import DEFAULT_CHUNK_SIZE, RunResult, run_cells, run_simulation
 from sim.core.yaml_files import shown
 from strategies.bots import bot_package, resolve_bots
 
@@ -39,9 +39,6 @@ ONE_LINE_LIMIT = 2000        # an error line is never longer, whatever value a f
 INTERRUPTED_EXIT = 130
 INTERRUPT_AGAIN_SECONDS = 0.05   # a swallowed Ctrl-C is raised again this much later (keep_interrupts)
 DEFAULT_BOT = "greedy"
-BENCH_TARGET_SECONDS = 3.0    # default bench length: "a few seconds" whatever the game's speed
-BENCH_CALIBRATION_GAMES = 100
-BENCH_SETTLE_SECONDS = 1.5     # at most this long: the untimed run-sized chunk before the timed games
 
 stdout = Console(highlight=False, width=None if sys.stdout.isatty() else 160)  # piped: no 80-column wrap
 stderr = Console(stderr=True, highlight=False)
@@ -480,12 +477,12 @@ def bench(
         check_game_count(games, "--games")
     check_seed(seed, "--seed")
     engine, setup, seats = prepare_game(game, players, bots, game_file, rule, variant)
-    limit_numba_to_one_thread()
+    benchmarks.limit_numba_to_one_thread()
     if each_bot:
         from strategies.bots import BotCatalogue
         names = BotCatalogue().names(game)   # every bot, search ones too, all seats alike
-        reports = [bench_bots(engine, setup, game, players, resolve_bots(game, [name] * players), seed, games)
-                   for name in names]
+        reports = [benchmarks.bench_bots(engine, setup, game, players, resolve_bots(game, [name] * players), seed,
+                                         games) for name in names]
         listing = Table("bot", "games/s per core", "games", "seconds", title=f"{game}, {players} players")
         for name, report in zip(names, reports):
             listing.add_row(name, f"{report['games_per_second_per_core']:,.0f}", f"{report['games']:,}",
@@ -495,9 +492,12 @@ def bench(
             print(json.dumps({"game": game, "players": players, "bots": dict(zip(names, reports))}))
         return
     if scaling:
-        bench_scaling(engine, setup, game, players, seats, seed, games, as_json)
+        report = benchmarks.scaling_report(engine, setup, game, players, seats, seed, games)
+        print_scaling(report)
+        if as_json:
+            print(json.dumps(report))
         return
-    report = bench_bots(engine, setup, game, players, seats, seed, games)
+    report = benchmarks.bench_bots(engine, setup, game, players, seats, seed, games)
     if as_json:
         print(json.dumps(report))
     else:
@@ -506,14 +506,8 @@ def bench(
                      f"[bold]{report['games_per_second_per_core']:,.0f} games/s per core[/bold]", soft_wrap=True)
 
 
-def bench_scaling(engine: GameEngine, setup: GameSetup, game: str, players: int, seats: list[BotSeat],
-                  seed: int, games: int | None, as_json: bool) -> None:
-    from sim.core.scaling import measure_scaling
-
-    _, rate = settle(engine, setup, players, seats, seed)
-    report = {"game": game, "players": players, "bots": [seat.name for seat in seats], "seed": seed,
-              **measure_scaling(engine, setup, players, seats, seed, rate, games)}
-    stdout.print(f"{game}, {players} players, {report['games']:,} games per run, playing: "
+def print_scaling(report: dict) -> None:
+    stdout.print(f"{report['game']}, {report['players']} players, {report['games']:,} games per run, playing: "
                  f"1 core {report['games_per_second_one_core']:,.0f} games/s, "
                  f"{report['cores']} cores {report['games_per_second_every_core']:,.0f} games/s: "
                  f"[bold]scaling ratio {report['scaling_ratio']:.2f}[/bold]; the whole run with its merge: "
@@ -521,77 +515,6 @@ def bench_scaling(engine: GameEngine, setup: GameSetup, game: str, players: int,
                  f"{report['whole_run_games_per_second_every_core']:,.0f} games/s, "
                  f"ratio {report['whole_run_scaling_ratio']:.2f}; "
                  f"{report['scheduling_share']:.1%} of the play's core time outside chunks", soft_wrap=True)
-    if as_json:
-        print(json.dumps(report))
-
-
-def bench_bots(engine: GameEngine, setup: GameSetup, game: str, players: int, seats: list[BotSeat],
-               seed: int, games: int | None) -> dict:
-    """The timed games (``play_as_a_run``) after a warm-up and a settling chunk; the figures as a
-    plain dict."""
-    warm_up_started = time.perf_counter()
-    engine.play_chunk(setup, players, seats, seed, 0, 2)
-    warm_up_seconds = time.perf_counter() - warm_up_started
-    settle_games, rate = settle(engine, setup, players, seats, seed)
-    if games is None:
-        games = games_for_target_time(rate)
-    started = time.perf_counter()
-    play_as_a_run(engine, setup, players, seats, seed, games)
-    seconds = time.perf_counter() - started
-    return {
-        "game": game, "players": players, "bots": [seat.name for seat in seats], "seed": seed,
-        "games": games, "chunk_size": DEFAULT_CHUNK_SIZE, "seconds": round(seconds, 4),
-        "games_per_second_per_core": round(games / seconds, 1) if seconds > 0 else None,
-        "warmup_seconds": round(warm_up_seconds, 3), "settle_games": settle_games,
-        "numba_disable_jit": os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"),
-        "courtsim_version": courtsim_version(),
-    }
-
-
-def play_as_a_run(engine: GameEngine, setup: GameSetup, players: int, seats: list[BotSeat], seed: int,
-                  games: int) -> None:
-    """Play ``games`` games the way a run does: ``play_chunk`` calls of the runner's chunk size.
-    (One call for 50,000 games measured ~20% slower on this machine: its ~270 MB of result
-    arrays cost ~0.6 s of the operating system's page allocation, which no run pays.)"""
-    for chunk in plan_chunks(games, DEFAULT_CHUNK_SIZE):
-        engine.play_chunk(setup, players, seats, seed, chunk.first_game, chunk.n_games)
-
-
-def settle(engine: GameEngine, setup: GameSetup, players: int, seats: list[BotSeat],
-           seed: int) -> tuple[int, float]:
-    """Untimed games before the timed ones: a short calibration call, then one chunk of the
-    run's chunk size (at most ~BENCH_SETTLE_SECONDS long). The process's first result arrays
-    of that size cost the operating system fresh pages (~4 us per game on this machine),
-    which a run pays once, not per chunk; the timed games then measure what a long run
-    sustains. Returns (games played in the chunk, games per second measured on it)."""
-    rate = timed_rate(engine, setup, players, seats, seed, BENCH_CALIBRATION_GAMES)
-    settle_games = max(BENCH_CALIBRATION_GAMES, min(DEFAULT_CHUNK_SIZE, int(rate * BENCH_SETTLE_SECONDS)))
-    return settle_games, timed_rate(engine, setup, players, seats, seed, settle_games)
-
-
-def timed_rate(engine: GameEngine, setup: GameSetup, players: int, seats: list[BotSeat], seed: int,
-               games: int) -> float:
-    """Games per second of one ``play_chunk`` call of ``games`` games."""
-    started = time.perf_counter()
-    engine.play_chunk(setup, players, seats, seed, 0, games)
-    return games / max(time.perf_counter() - started, 1e-6)
-
-
-def games_for_target_time(rate: float) -> int:
-    """A game count the timed games need ~BENCH_TARGET_SECONDS for at ``rate`` games per second,
-    rounded to two significant digits so repeated benches usually time the same games."""
-    games = max(BENCH_CALIBRATION_GAMES, min(int(rate * BENCH_TARGET_SECONDS), 5_000_000))
-    digits = len(str(games)) - 2
-    return round(games, -digits) if digits > 0 else games
-
-
-def limit_numba_to_one_thread() -> None:
-    """Per-core figures must not include numba's own threads (parallel=True kernels)."""
-    try:
-        import numba
-        numba.set_num_threads(1)
-    except (ImportError, ValueError, RuntimeError):
-        pass
 
 
 @app.command("compile")

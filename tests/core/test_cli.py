@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 import cli
 from sim import registry
+from sim.core import bench
 
 from .fake_engine import FakeEngine
 
@@ -124,16 +125,16 @@ def test_bench_json_is_the_last_line():
     assert {"games_per_second_per_core", "game", "players", "games", "seconds", "settle_games"} <= set(report)
     assert (report["game"], report["players"], report["games"]) == ("fake", 4, 50)
     # one untimed chunk of at most the run's chunk size came before the timed games
-    assert cli.BENCH_CALIBRATION_GAMES <= report["settle_games"] <= report["chunk_size"]
+    assert bench.BENCH_CALIBRATION_GAMES <= report["settle_games"] <= report["chunk_size"]
     assert report["games_per_second_per_core"] > 0
 
 
 def test_bench_default_game_count_targets_a_few_seconds(monkeypatch):
-    monkeypatch.setattr(cli, "BENCH_TARGET_SECONDS", 0.05)
+    monkeypatch.setattr(bench, "BENCH_TARGET_SECONDS", 0.05)
     result = invoke("bench", "fake", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout.strip().splitlines()[-1])
-    assert report["games"] >= cli.BENCH_CALIBRATION_GAMES and report["seconds"] < 5
+    assert report["games"] >= bench.BENCH_CALIBRATION_GAMES and report["seconds"] < 5
 
 
 def test_bench_scaling_times_one_core_and_every_core_and_gives_their_ratio_as_scaling_ratio():
