@@ -12,7 +12,7 @@ Every study (compare, sweep, tune, sensitivity, tune-bot) opens its ``--out`` th
   lock file aside, which is courtsim's own and empty of results).
 
 Directories written before ``study.yaml`` existed are recognised by their kind's plan file and
-checked as before (:func:`legacy_kind`), then get their ``study.yaml``.
+checked against it (:func:`legacy_kind`, :func:`check_plan_identity`), then get their ``study.yaml``.
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ STUDY_RECORD = "study.yaml"
 PLAN_FILES = {"compare": "comparison.yaml", "sweep": "sweep.yaml", "tune": "tuning.yaml",
               "sensitivity": "sensitivity.yaml"}
 KINDS = ("compare", "sweep", "tune", "sensitivity", "tune-bot")
+IDENTITY_IN_PLAN = ("sweep", "sensitivity")   # kinds whose plan file recorded their identity before study.yaml
 OPTUNA_FILE = "study.db"          # tune's and tune-bot's Optuna storage
 
 
@@ -68,18 +69,38 @@ def check_directory(out_dir: Path, kind: str, identity: dict, what: str, added: 
         if found != kind:
             raise ConfigError(f"{out_dir} holds {described(found)}; expected an empty directory or a "
                               f"courtsim {kind} study: choose another --out")
-        return None            # a study of this kind from before study.yaml: its own checks follow
+        if kind in IDENTITY_IN_PLAN:     # a study of this kind from before study.yaml
+            check_plan_identity(out_dir / PLAN_FILES[kind], identity, what, added)
+        return None
     if record["kind"] != kind:
         raise ConfigError(f"{out_dir} holds {described(record['kind'])}; expected an empty directory or a "
                           f"courtsim {kind} study: choose another --out")
-    wanted = manifests.to_plain(identity)
     stored = record.get("identity")
-    if isinstance(stored, dict):
-        wanted = {key: value for key, value in wanted.items() if key in stored or key not in added}
+    wanted = comparable(identity, stored, added)
     if stored != wanted and not replace:
         difference = manifests.describe_difference(stored if isinstance(stored, dict) else {}, wanted, "the study")
         raise ConfigError(f"{out_dir} holds another {what} ({difference}); choose another --out")
     return stored
+
+
+def comparable(identity: dict, stored, added: tuple[str, ...]) -> dict:
+    """``identity`` as plain data, less the keys in ``added`` (they joined the identity later)
+    that the ``stored`` identity does not record."""
+    wanted = manifests.to_plain(identity)
+    if isinstance(stored, dict):
+        wanted = {key: value for key, value in wanted.items() if key in stored or key not in added}
+    return wanted
+
+
+def check_plan_identity(path: Path, identity: dict, what: str, added: tuple[str, ...]) -> None:
+    """A study from before study.yaml: refuse it when its plan file (``path``) records another
+    identity."""
+    try:
+        stored = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("identity")
+    except (OSError, AttributeError, yaml.YAMLError) as error:
+        raise ConfigError(f"{path}: cannot read the study's plan ({type(error).__name__}); choose another --out") from None
+    if stored != comparable(identity, stored, added):
+        raise ConfigError(f"{path}: the directory holds another {what}; choose another --out")
 
 
 def described(kind: str) -> str:

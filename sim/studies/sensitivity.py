@@ -552,7 +552,6 @@ def run_sensitivity_held(plan: SensitivityPlan, log: Callable[[str], None], prog
     from SALib.analyze import morris as morris_analyze
     from rich.progress import Progress
 
-    check_same_study(plan)
     unit, morris_design = morris_points(plan)
     check_every_value(plan)
     write_plan(plan, [], final=False)
@@ -701,11 +700,6 @@ def identity(plan: SensitivityPlan) -> dict:
 
 
 SENSITIVITY_WORDS = "sensitivity study"
-
-
-def check_same_study(plan: SensitivityPlan) -> None:
-    # oat_levels joined the identity later: a study recorded without it resumes as before
-    sweep.check_same_identity(plan.out_dir / PLAN_FILE, identity(plan), SENSITIVITY_WORDS, added=("oat_levels",))
 
 
 def input_record(entry: Input) -> dict:

@@ -723,7 +723,6 @@ def run_sweep(plan: SweepPlan, log: Callable[[str], None] = print, progress: boo
 
 def run_sweep_held(plan: SweepPlan, log: Callable[[str], None], progress: bool, report: bool) -> Path:
     """:func:`run_sweep` in its held directory."""
-    check_same_sweep(plan)
     prepared = [prepare_cell(plan, cell) for cell in plan.cells]   # every cell's rules checked before a game
     write_plan(plan, final=False)
     log(f"{plan.sweep.name}: {plan.game}, {len(plan.cells)} cells ({len(plan.pools)} "
@@ -852,28 +851,6 @@ def identity(plan: SweepPlan) -> dict:
             "cells": [{"cell": cell.name, "pool": cell.pool, "values": cell.values} for cell in plan.cells],
             "cell_rules": [{"cell": cell.name, "set": cell.overrides, "rules": cell.rules, "variant": cell.variant}
                            for cell in plan.cells]}
-
-
-def check_same_sweep(plan: SweepPlan) -> None:
-    """A sweep directory from before study.yaml: its plan file's identity (cell_rules joined later)."""
-    check_same_identity(plan.out_dir / PLAN_FILE, identity(plan), SWEEP_WORDS, added=("cell_rules",))
-
-
-def check_same_identity(path: Path, wanted: dict, what: str, added: tuple[str, ...] = ()) -> None:
-    """Refuse a study directory whose plan file (``path``) records another identity; keys in
-    ``added`` joined the identity later and are compared only where the file records them."""
-    if not path.is_file():
-        return
-    try:
-        stored = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as error:
-        raise ConfigError(f"{path}: cannot read the study's plan ({type(error).__name__}); choose another --out") from None
-    recorded = stored.get("identity")
-    wanted = manifests.to_plain(wanted)
-    if isinstance(recorded, dict):
-        wanted = {key: value for key, value in wanted.items() if key in recorded or key not in added}
-    if recorded != wanted:
-        raise ConfigError(f"{path}: the directory holds another {what}; choose another --out")
 
 
 # ----------------------------------------------------------------------------- the table

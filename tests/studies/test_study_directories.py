@@ -62,7 +62,7 @@ def test_a_study_is_refused_in_a_directory_of_another_kind(tmp_path, kind, other
 
 @pytest.mark.parametrize("kind", directory.PLAN_FILES)
 def test_a_study_written_before_study_yaml_is_known_by_its_plan_file(tmp_path, kind):
-    (tmp_path / directory.PLAN_FILES[kind]).write_text("status: complete\n")
+    (tmp_path / directory.PLAN_FILES[kind]).write_text("status: complete\nidentity: {seed: 1}\n")
     with directory.open_study(tmp_path, kind, {"seed": 1}, kind):
         pass
     other = "sweep" if kind != "sweep" else "compare"
