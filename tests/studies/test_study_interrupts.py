@@ -12,6 +12,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from courtsim_runs import COURTSIM
+from sim.core.locking import LOCK_NAME
 from study_files import STUDY_KINDS, study_command, tiny_study_files
 
 TIMEOUT = 600
@@ -65,6 +66,9 @@ def test_an_interrupted_study_resumes_to_the_uninterrupted_studys_tables(kind, f
     files = tiny_study_files(work)
     command = study_command(kind, files, work / "out", other=False)
     process = subprocess.Popen([*COURTSIM, *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    started = time.monotonic()      # the moment counts from when the study holds its directory (imports done)
+    while not (work / "out" / LOCK_NAME).exists() and process.poll() is None and time.monotonic() - started < 120:
+        time.sleep(0.01)
     try:
         process.wait(timeout=moment * seconds)
     except subprocess.TimeoutExpired:
