@@ -393,7 +393,7 @@ def summary(
 
     Example: courtsim summary runs/louis_xiv_demo
     """
-    from reports.summary import summarise
+    from reports.analysis.summary import summarise
     from reports.terminal import print_summary
 
     if not 0 < difference < 1:
@@ -602,7 +602,7 @@ def report(
 
     Example: courtsim report runs/louis_xiv_demo -o runs/louis_xiv_demo/report.html
     """
-    from reports.command import report_command
+    from reports.pages.run_report import report_command
 
     written = report_command(run_dir, output, progress=True, sensitivity=sensitivity)
     stdout.print(f"report: {written} (figures and CSV tables in {written.parent / (written.stem + '_files')})")
@@ -789,7 +789,7 @@ def print_sweep(directory: Path) -> None:
     import polars as pl
     import yaml as yaml_module
 
-    from reports.sweep_report import target_status
+    from reports.pages.sweep_report import target_status
 
     record = yaml_module.safe_load((directory / "sweep.yaml").read_text(encoding="utf-8"))
     statuses = target_status(pl.read_parquet(directory / "sweep.parquet").to_pandas(), record.get("targets") or [])

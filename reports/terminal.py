@@ -6,8 +6,8 @@ import math
 from rich.console import Console
 from rich.table import Table
 
-from reports.players import ordinal
-from reports.summary import RunSummary
+from reports.analysis.players import ordinal
+from reports.analysis.summary import RunSummary
 
 
 def rate_with_interval(rate: float, low: float, high: float) -> str:
@@ -99,7 +99,7 @@ def print_summary(summary: RunSummary, console: Console) -> None:
 
 def ladder_text(summary: RunSummary, console: Console) -> None:
     """A skill-ladder run: the level matrix, the steps and whether each finding holds per level."""
-    from reports import skill_ladder
+    from reports.analysis import skill_ladder
 
     console.print("[bold]Skill ladder[/bold] (levels weakest first: "
                   f"{', '.join(summary.ladder.level_names)})")

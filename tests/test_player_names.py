@@ -1,5 +1,5 @@
 """One name for a player: pages, sentences and metric names speak of the first, second,
-... player in turn order (reports.players), computed from each table's start_position, not from
+... player in turn order (reports.analysis.players), computed from each table's start_position, not from
 the seat index; the tables keep their 0-based ``seat``. Old metric names are one-line errors
 naming the new one."""
 import re
@@ -13,9 +13,9 @@ import yaml
 from courtsim_runs import courtsim
 from page_text import headlines, text_of
 from study_files import tiny_study_files
-from reports import paired_metrics, players, targets
-from reports.command import build_report
-from reports.rundir import HEADS_OF_STATE, LOUIS_XIV
+from reports.analysis import paired_metrics, players, targets
+from reports.pages.run_report import build_report
+from reports.analysis.rundir import HEADS_OF_STATE, LOUIS_XIV
 from sim.core.engine import ConfigError
 from sim.studies import compare, sensitivity, sweep
 

@@ -38,7 +38,7 @@ A skill ladder (issue 13) adds three keys::
 ``tuned_3p`` in the 3-player games: the pool is resolved once per player count.
 ``games_per_matchup_with`` caps the games of every match-up that includes the bot (the smallest
 cap of its bots counts). ``skill_levels`` only labels the pool for the report
-(:mod:`reports.skill_ladder`): every level's bots must be in the pool, a bot in one level at most,
+(:mod:`reports.analysis.skill_ladder`): every level's bots must be in the pool, a bot in one level at most,
 and the match-ups must include every level's mirror (all seats of one level), from which the report
 checks its findings level by level.
 

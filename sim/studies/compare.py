@@ -4,7 +4,7 @@ rules and under each variant on common random numbers, then paired statistics pe
 Every *arm* (the baseline, each variant) plays the same experiment with the same seed and the
 same game indices, so game i of every arm starts from the same draws and diverges only where a
 rule change bites (sim.core.random_streams keys every stream by seed, game index and source).
-The comparison is then paired game by game (reports.comparison_stats), which needs many times
+The comparison is then paired game by game (reports.analysis.comparison_stats), which needs many times
 fewer games than two independent runs; the table reports that gain per metric.
 
 Layout of the comparison directory::
@@ -12,15 +12,15 @@ Layout of the comparison directory::
     DIR/comparison.yaml            the plan, the variants' overrides, the method, the decisions
     DIR/runs/<arm>/batch-<b>/      one ordinary run per arm and batch (resumes like any run)
     DIR/comparison.parquet         one row per (metric, n_players, variant)
-    DIR/report.html                the comparison report (reports.comparison_report)
+    DIR/report.html                the comparison report (reports.pages.comparison_report)
 
 A batch is the whole experiment (every match-up in every seating) with its games shifted to
 new indices: batch b plays the indices after batch b-1's. Without ``--until-resolved`` there is
 one batch. With it, batches are played until the sequential test (two one-sided GSPRTs against
-+-margin per requested metric, reports.comparison_stats.sequential_decision) has decided every
++-margin per requested metric, reports.analysis.comparison_stats.sequential_decision) has decided every
 requested difference, or ``max_games`` is spent; a variant whose every requested metric is
 decided plays no further batch. The decisions come from running sums of the paired games
-(:class:`RunningComparison`, reports.comparison_stats.PairedSums) to which each finished batch is
+(:class:`RunningComparison`, reports.analysis.comparison_stats.PairedSums) to which each finished batch is
 added once, so a decision costs the same at batch 139 as at batch 2; a resumed comparison adds
 the batches it finds one by one, in the same order, so it decides exactly as an uninterrupted one.
 The table is computed from every game once, at the end.
@@ -37,9 +37,9 @@ import numpy as np
 import polars as pl
 import yaml
 
-from reports import comparison_stats as stats
-from reports import paired_metrics
-from reports import players as player_names
+from reports.analysis import comparison_stats as stats
+from reports.analysis import paired_metrics
+from reports.analysis import players as player_names
 from sim import registry
 from sim.core import results, variants
 from sim.core import run_manifest as manifests
@@ -228,7 +228,7 @@ def run_comparison_held(plan: ComparisonPlan, log: Callable[[str], None], progre
         table = apply_sequential_verdicts(table, decisions)
     write_table(plan, table)
     write_plan(plan, decisions=decisions, batches=batch, final=True)
-    from reports.comparison_report import write_comparison_report
+    from reports.pages.comparison_report import write_comparison_report
     write_comparison_report(plan.out_dir)
     return plan.out_dir
 
@@ -348,7 +348,7 @@ def metric_margin(plan: ComparisonPlan, metric: paired_metrics.Metric, baseline_
 
 def requested(plan: ComparisonPlan, table: pl.DataFrame) -> pl.DataFrame:
     """The rows --until-resolved decides on: --metrics, by default every player's win rate
-    (``first_player_win_rate``, ...: reports.players)."""
+    (``first_player_win_rate``, ...: reports.analysis.players)."""
     names = plan.metrics or [name for name in table["metric"].unique().to_list()
                              if paired_metrics.is_player_win_rate(name)]
     return table.filter(pl.col("metric").is_in(names))

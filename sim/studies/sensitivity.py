@@ -41,7 +41,7 @@ Method (comparison-notes.md): Morris screening with SALib (r (D + 1) design poin
 seeded), every design point playing the *same* games (seed and game indices: common random
 numbers), so that game luck is not mistaken for sensitivity. A conclusion is stated at the
 printed data ("the first player wins most often at 3 players": players by their place in the
-turn order, reports.players) and scored at every point by its margin (the printed best player's
+turn order, reports.analysis.players) and scored at every point by its margin (the printed best player's
 win rate minus the best other player's; the metric minus the threshold), so it holds where the
 score is positive. An input *matters* for a conclusion when its Morris mu* is at least
 ``matter_share`` of the largest and above the score's noise; each input that matters for some
@@ -72,7 +72,7 @@ import polars as pl
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from reports import players as turn_order
+from reports.analysis import players as turn_order
 from sim import registry
 from sim.core import results, variants
 from sim.core import run_manifest as manifests
@@ -587,7 +587,7 @@ def run_sensitivity_held(plan: SensitivityPlan, log: Callable[[str], None], prog
                                      plan.out_dir / CONCLUSIONS_FILE)
     write_plan(plan, verdicts, final=True)
     if report:
-        from reports.sensitivity_report import write_sensitivity_report
+        from reports.pages.sensitivity_report import write_sensitivity_report
         write_sensitivity_report(plan.out_dir)
     return plan.out_dir
 

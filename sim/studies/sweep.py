@@ -41,7 +41,7 @@ Layout of the sweep directory::
     DIR/sweep.yaml              the plan: dimensions, pools, cells, targets (status: complete when done)
     DIR/cells/<cell>/           experiment.yaml, variant.yaml and run/ (an ordinary run directory)
     DIR/sweep.parquet           one row per (cell, metric, n_players): the cell's values, value, low, high, games
-    DIR/report.html             the sweep report (reports.sweep_report)
+    DIR/report.html             the sweep report (reports.pages.sweep_report)
 
 A sweep resumes cell by cell: a finished cell's run is complete and is not played again, an
 interrupted one resumes from its verified chunks. A sweep directory holding another sweep is
@@ -61,9 +61,9 @@ import polars as pl
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from reports import comparison_stats as stats
-from reports import paired_metrics
-from reports import players as player_names
+from reports.analysis import comparison_stats as stats
+from reports.analysis import paired_metrics
+from reports.analysis import players as player_names
 from sim import registry
 from sim.core import results, variants
 from sim.core import run_manifest as manifests
@@ -163,7 +163,7 @@ class Target(BaseModel):
     at_most: Optional[float] = None
     between: Optional[tuple[float, float]] = None
     fair_share_within: Optional[float] = Field(None, gt=0)
-    # a change target: the paired change from the printed cell (reports.targets)
+    # a change target: the paired change from the printed cell (reports.analysis.targets)
     change_at_least: Optional[float] = None
     change_at_most: Optional[float] = None
     change_within: Optional[float] = Field(None, gt=0)
@@ -344,8 +344,8 @@ def check_distinct(path: Path, key: str, dimension: Dimension) -> None:
 
 def check_target_bands(path: Path, targets: list) -> None:
     """Every target's band holds some value: no NaN bound, no lower bound above its upper bound
-    (reports.targets.bound_problem), for a sweep's targets and a tuning's."""
-    from reports import targets as balance_targets
+    (reports.analysis.targets.bound_problem), for a sweep's targets and a tuning's."""
+    from reports.analysis import targets as balance_targets
 
     for number, target in enumerate(targets):
         problem = balance_targets.bound_problem(target if isinstance(target, dict) else target.model_dump())
@@ -614,7 +614,7 @@ def check_change_target(path: Path, number: int, target: dict, known: list[str],
     cell, and metrics that are paired game by game (a skill gap is not)."""
     from fnmatch import fnmatch
 
-    from reports import targets as balance_targets
+    from reports.analysis import targets as balance_targets
 
     if not balance_targets.is_change_target(target):
         return
@@ -737,7 +737,7 @@ def run_sweep_held(plan: SweepPlan, log: Callable[[str], None], progress: bool, 
     results.write_parquet_atomically(table.to_arrow(), plan.out_dir / TABLE_FILE)
     write_plan(plan, final=True)
     if report:
-        from reports.sweep_report import write_sweep_report
+        from reports.pages.sweep_report import write_sweep_report
         write_sweep_report(plan.out_dir)
     return plan.out_dir
 
@@ -797,12 +797,12 @@ def order_estimates(run_dir: Path, n_players: int, frame: pl.DataFrame,
     """The estimates that are not a mean of per-game values: the median game length (with the
     distribution-free interval of order statistics, and with a ``reference`` cell (its name and
     per-game frame) the paired change of the median on the games both played:
-    reports.comparison_stats.paired_median_difference) and, in a skill ladder, each step's skill
-    gap (reports.skill_ladder: the share of pairs of the two levels' seats in which the stronger
+    reports.analysis.comparison_stats.paired_median_difference) and, in a skill ladder, each step's skill
+    gap (reports.analysis.skill_ladder: the share of pairs of the two levels' seats in which the stronger
     finished ahead, with its Wilson interval)."""
     from scipy import stats as scipy_stats
 
-    from reports import rundir, skill_ladder
+    from reports.analysis import rundir, skill_ladder
 
     rows = []
     lengths = np.sort(frame["length"].to_numpy()) if "length" in frame.columns else np.empty(0)

@@ -47,7 +47,7 @@ import yaml
 
 from sim import registry
 from sim.core.arguments import check_game_count
-from reports.stats import wilson_interval
+from reports.analysis.stats import wilson_interval
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.core.results import write_bytes_atomically
 from sim.studies import directory, optuna_resume

@@ -1,7 +1,7 @@
 """``courtsim tune``: the smallest rule change that meets balance targets, found with Optuna.
 
 A tuning file (``configs/tuning/<name>.yaml``) names an experiment (the bots, match-ups and
-seed every candidate plays), the balance targets (reports.targets) and a parameter space of
+seed every candidate plays), the balance targets (reports.analysis.targets) and a parameter space of
 variant paths::
 
     name: heads_of_state_2p_balance
@@ -15,7 +15,7 @@ variant paths::
         values: [false, true]                # a list: categorical (linked: as in a sweep)
     targets:
       - {metric: "*_player_win_rate", fair_share_within: 0.01}
-      - {metric: game_length_median, change_within: 2}   # paired with the printed rules (reports.targets)
+      - {metric: game_length_median, change_within: 2}   # paired with the printed rules (reports.analysis.targets)
     trials: 40
     rungs: [1000, 4000]                      # games per match-up at each rung (successive halving)
     keep: 0.34                               # share of a rung's candidates promoted to the next
@@ -56,7 +56,7 @@ import polars as pl
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from reports import targets as balance_targets
+from reports.analysis import targets as balance_targets
 from sim.core import results
 from sim.core import run_manifest as manifests
 from sim.core.arguments import check_game_count
@@ -329,7 +329,7 @@ def resolve_parameter(parameter: SpaceParameter, number: int, path: Path, raw: d
 
 
 def check_targets(plan: TuningPlan) -> None:
-    from reports import paired_metrics
+    from reports.analysis import paired_metrics
 
     sweep.check_target_bands(plan.path, plan.targets)     # no band that holds no value (at_least above at_most)
     known = [metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, plan.bots)] + \
@@ -576,7 +576,7 @@ def tune_held(plan: TuningPlan, log: Callable[[str], None], progress: bool, repo
     recommended = reevaluate(plan, study, log)
     write_plan(plan, study, recommended)
     if report:
-        from reports.tuning_report import write_tuning_report
+        from reports.pages.tuning_report import write_tuning_report
         write_tuning_report(plan.out_dir)
     return plan.out_dir
 

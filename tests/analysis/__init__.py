@@ -1,0 +1,1 @@
+"""Analysis tests: metrics, statistics, targets and verdicts (reports/analysis)."""

@@ -1,4 +1,4 @@
-"""Fair-comparison statistics (reports/stats.py, reports/summary.py) against hand calculations."""
+"""Fair-comparison statistics (reports/analysis/stats.py, reports/analysis/summary.py) against hand calculations."""
 import math
 
 import numpy as np
@@ -7,8 +7,8 @@ import polars as pl
 import pytest
 import yaml
 
-from reports import stats
-from reports.summary import summarise
+from reports.analysis import stats
+from reports.analysis.summary import summarise
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
 

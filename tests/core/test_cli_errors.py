@@ -277,7 +277,7 @@ def test_report_to_a_path_that_cannot_be_written_is_one_line_before_any_work(lou
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     computed = []
-    monkeypatch.setattr("reports.command.seat_frame", lambda run: computed.append(run))
+    monkeypatch.setattr("reports.pages.run_report.seat_frame", lambda run: computed.append(run))
     assert_user_error(invoke("report", louis_run, "-o", blocker / "report.html"),
                       f"cannot write the report {blocker / 'report.html'}")
     assert_user_error(invoke("report", louis_run, "-o", "/proc/report.html"), "cannot write the report /proc/report.html")
@@ -287,7 +287,7 @@ def test_report_to_a_path_that_cannot_be_written_is_one_line_before_any_work(lou
 def test_a_full_disk_while_writing_the_report_is_one_line(louis_run, tmp_path, monkeypatch):
     def full_disk(path, text):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
-    monkeypatch.setattr("reports.html.write", full_disk)
+    monkeypatch.setattr("reports.pages.toolkit.write", full_disk)
     output = tmp_path / "report.html"
     assert_user_error(invoke("report", louis_run, "-o", output),
                       f"cannot write the report {output}: No space left on device (writing {output})",

@@ -9,8 +9,8 @@ import pytest
 from scipy.stats import chisquare
 
 from courtsim_runs import simulate
-from reports import metrics_common
-from reports.rundir import collect, load_run, seat_frame
+from reports.analysis import metrics_common
+from reports.analysis.rundir import collect, load_run, seat_frame
 from sim.heads_of_state import events as ev
 from sim.heads_of_state.engine import ENGINE
 
@@ -59,7 +59,7 @@ def test_s3_11_seats_table_gives_each_seats_place_in_the_turn_order(setup):
 
 
 def test_s3_11_report_seat_advantage_is_by_turn_order(tmp_path):
-    """The report's seat figures (reports.rundir's ``position``, metrics_common.seat_advantage)
+    """The report's seat figures (reports.analysis.rundir's ``position``, metrics_common.seat_advantage)
     are by place in the turn order, not by seat number, when the start player is drawn."""
     run = simulate(tmp_path / "run", "heads-of-state", 3, 60, "greedy,random,greedy", seed=4)
     seats, _ = seat_frame(load_run(run))

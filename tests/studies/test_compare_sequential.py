@@ -1,7 +1,7 @@
 """`courtsim compare`: --until-resolved decides from running sums (each batch read once,
 a resumed comparison decides exactly as an uninterrupted one), a requested metric the table
 always leaves out is refused before any game, and Ctrl-C anywhere in compare prints the
-interrupted line. (Games that could not vary: tests/reports/test_comparison_stats.py.)
+interrupted line. (Games that could not vary: tests/analysis/test_comparison_stats.py.)
 
 Two-player Heads of State, greedy against greedy, batches of 250 games."""
 from __future__ import annotations
@@ -20,7 +20,7 @@ import yaml
 from typer.testing import CliRunner
 
 import cli
-from reports import paired_metrics
+from reports.analysis import paired_metrics
 from sim.studies import compare
 from sim.studies.compare import PLAN_FILE, TABLE_FILE, plan_comparison, run_comparison
 from variant_files import HEADS_OF_STATE, write_variant

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 import cli
 from study_files import write_two_greedy_experiment
 from sim.core.engine import ConfigError
-from reports.comparison_report import CHROMIUM, view_in_chromium
+from reports.pages.comparison_report import CHROMIUM, view_in_chromium
 from sim.studies import directory, sensitivity
 
 runner = CliRunner()

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 import cli
 from study_files import write_two_greedy_experiment
 from sim.core.engine import ConfigError
-from reports.comparison_report import CHROMIUM, view_in_chromium
+from reports.pages.comparison_report import CHROMIUM, view_in_chromium
 from sim.studies import sweep
 
 runner = CliRunner()
@@ -94,14 +94,14 @@ def test_the_sweep_table_has_every_cell_metric_and_a_paired_difference_from_the_
 
 def test_the_median_game_length_has_its_paired_change_from_the_printed_cell(swept):
     """A median is no mean of per-game values: its change is the paired bootstrap and sign-flip
-    test of reports.comparison_stats on the games both cells played."""
-    from reports.comparison_stats import paired_median_difference
+    test of reports.analysis.comparison_stats on the games both cells played."""
+    from reports.analysis.comparison_stats import paired_median_difference
     plan, directory = swept
     median = pl.read_parquet(directory / sweep.TABLE_FILE).filter(pl.col("metric") == sweep.MEDIAN_LENGTH).sort("cell")
     assert median.filter(pl.col("cell") == "cell-002")["difference"].is_nan().all()
     other = median.filter(pl.col("cell") == "cell-000").row(0, named=True)
     assert other["reference_cell"] == "cell-002"
-    from reports import paired_metrics
+    from reports.analysis import paired_metrics
     lengths = {cell.name: paired_metrics.per_game([cell.directory(plan.out_dir) / "run"], 2, [])[0].sort("game_index")
                for cell in plan.cells[::2]}
     assert lengths["cell-000"]["game_index"].equals(lengths["cell-002"]["game_index"])
@@ -172,8 +172,8 @@ def test_an_unknown_target_metric_is_refused(tmp_path):
 
 
 def test_a_change_target_is_judged_on_each_cells_paired_change_and_the_printed_cell_has_none(swept):
-    from reports import targets
-    from reports.sweep_report import target_status
+    from reports.analysis import targets
+    from reports.pages.sweep_report import target_status
     _, directory = swept
     table = pl.read_parquet(directory / sweep.TABLE_FILE).to_pandas()
     target = {"metric": "winning_score", "change_within": 1}
@@ -236,7 +236,7 @@ def test_a_cell_has_its_median_game_length_and_a_ladders_skill_gap_as_targets_ca
     assert median.height == 2 and ((median["low"] <= median["value"]) & (median["value"] <= median["high"])).all()
     gap = table.filter(pl.col("metric") == "skill_gap:random->greedy")
     assert gap.height == 2 and (gap["value"] > 0.8).all() and (gap["unit"] == "rate").all()   # greedy beats random
-    from reports.sweep_report import target_status
+    from reports.pages.sweep_report import target_status
     statuses = target_status(table.to_pandas(), yaml.safe_load((directory / sweep.PLAN_FILE).read_text())["targets"])
     assert set(statuses["status"]) <= {"meets", "may meet"}
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import cli
 from study_files import write_two_greedy_experiment
-from reports.comparison_report import CHROMIUM, view_in_chromium
+from reports.pages.comparison_report import CHROMIUM, view_in_chromium
 from sim.core.engine import ConfigError
 from sim.core.variants import load_variant
 from sim.studies import tune_rules
@@ -152,7 +152,7 @@ def test_a_real_tuning_plays_each_candidate_as_a_sweep_cell(tmp_path):
 
 
 def test_a_change_target_is_judged_on_the_paired_change_from_the_printed_rules_played_on_the_same_games(tmp_path):
-    from reports import paired_metrics
+    from reports.analysis import paired_metrics
 
     target = {"metric": "winning_score", "change_within": 2, "label": "the winner's score within 2 points"}
     path = write_tuning(tmp_path, trials=4, rungs=[20], top=1, fresh_games_per_matchup=40,

@@ -1,0 +1,162 @@
+"""Per-game values of every metric a rule-variant comparison reports, for paired statistics.
+
+A comparison (sim/studies/compare.py) pairs game i of the baseline with game i of a variant
+(common random numbers), so each metric is computed from per-game *components*: one row per
+game, one column per component. A metric is a function of the components' means
+(reports.analysis.comparison_stats): a player's win rate is the mean of the win credit of the player at
+that place in the turn order (``first_player_win_rate``: the start player's, whichever seat it is;
+reports.analysis.players names them); a bot's win rate is its wins over its seats (a ratio, since a bot may
+hold several seats of a game); balance is 1 - (largest - smallest of the players' win rates);
+assassination success is successes over attempts.
+
+Common metrics come from the standard frames every game has (reports.analysis.rundir: seats, win
+credit, scores after each round, game outcome); each game adds its mechanics
+(``reports.analysis.metrics_louis_xiv.paired_mechanics``, ``reports.analysis.metrics_heads_of_state.paired_mechanics``).
+Wins are counted as win credit: 1 / number of winners for each winner, so a game's credits sum
+to 1 and a shared win is split.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from reports.analysis import players, rundir
+from reports.analysis.rundir import collect
+
+MEAN, RATIO, BALANCE = "mean", "ratio", "balance"
+RATE, POINTS, ROUNDS, TURNS, COUNT = "rate", "points", "rounds", "turns", "count"
+# is a metric one player's win rate (first_player_win_rate, ...)? For the studies that select them all
+is_player_win_rate = players.is_player_win_rate
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One row of the comparison table: its components and how they combine."""
+    name: str
+    label: str                       # plain words: "the first player's win rate"
+    group: str                       # seats, bots, scores, outcome, mechanics
+    unit: str                        # rate (percent, differences in points) or points, turns, count
+    components: tuple[str, ...]
+    function: str = MEAN             # MEAN (one component), RATIO (a / b), BALANCE (the players' rates)
+
+
+def common_components(run: rundir.Run, n_players: int, bots: list[str]) -> tuple[pl.LazyFrame, list[Metric]]:
+    """Per-game components from the standard seat and game frames, at ``n_players``."""
+    seats, rounds = rundir.seat_frame(run)
+    seats = seats.filter(pl.col("n_players") == n_players)
+    games = rundir.game_frame(run).filter(pl.col("n_players") == n_players)
+    aggregations = [pl.col("credit").filter(pl.col("position") == position).sum().alias(win_component(position))
+                    for position in range(n_players)]
+    aggregations += [(pl.col("score").max() - pl.col("score").min()).alias("score_spread"),
+                     pl.col("score").mean().alias("mean_score")]
+    for bot in bots:
+        is_bot = pl.col("bot") == bot
+        aggregations += [pl.col("credit").filter(is_bot).sum().alias(f"bot_wins:{bot}"),
+                         is_bot.sum().alias(f"bot_seats:{bot}"),
+                         pl.col("score").filter(is_bot).sum().alias(f"bot_score:{bot}")]
+    aggregations += lead_aggregations(rounds)
+    per_game = seats.group_by("game_index").agg(aggregations)
+    outcome = games.select("game_index", pl.col("winning_score"), pl.col("margin"), pl.col("length"),
+                           pl.col("tiebreak_decided").cast(pl.Int8), pl.col("shared_win").cast(pl.Int8))
+    frame = per_game.join(outcome, on="game_index", how="inner")
+    return frame, common_metrics(run.game, n_players, bots)
+
+
+def common_metrics(game: str, n_players: int, bots: list[str]) -> list[Metric]:
+    """The metrics every game has, at ``n_players`` with the pool ``bots``."""
+    metrics = [Metric(players.win_rate_metric(position), players.win_rate_label(position), "seats", RATE,
+                      (win_component(position),)) for position in range(n_players)]
+    metrics += [Metric("balance", "balance (1 - largest gap between the players' win rates)", "seats", RATE,
+                       tuple(win_component(position) for position in range(n_players)), BALANCE)]
+    for bot in bots:
+        metrics += [Metric(f"bot_win_rate:{bot}", f"{bot}'s win rate", "bots", RATE,
+                           (f"bot_wins:{bot}", f"bot_seats:{bot}"), RATIO),
+                    Metric(f"bot_score:{bot}", f"{bot}'s score", "bots", POINTS,
+                           (f"bot_score:{bot}", f"bot_seats:{bot}"), RATIO)]
+    metrics += [Metric("mean_score", "the mean score", "scores", POINTS, ("mean_score",)),
+                Metric("score_spread", "the score spread (best - worst)", "scores", POINTS, ("score_spread",)),
+                Metric("winning_score", "the winning score", "scores", POINTS, ("winning_score",)),
+                Metric("margin", "the winning margin", "scores", POINTS, ("margin",)),
+                Metric("game_length", f"the game length ({run_length_unit(game)})", "outcome", TURNS, ("length",)),
+                Metric("tiebreak_rate", "the share of games decided by the final tie-break", "outcome", RATE,
+                       ("tiebreak_decided",)),
+                Metric("shared_win_rate", "the share of shared wins", "outcome", RATE, ("shared_win",))]
+    metrics += [Metric("drama", "drama (the leader after a round does not win)", "outcome", RATE, ("drama",)),
+                Metric("lead_changes", "lead changes (share of rounds after which the leader changes)",
+                       "outcome", RATE, ("lead_changes",))]
+    return metrics
+
+
+def win_component(position: int) -> str:
+    """The per-game component of a player's win rate: the win credit of the player at turn-order
+    ``position`` (0 = the start player), whichever seat that is."""
+    return f"win_position_{position}"
+
+
+def run_length_unit(game: str) -> str:
+    return "influence turns" if game == rundir.LOUIS_XIV else "turns"
+
+
+def lead_aggregations(rounds: list[str]) -> list[pl.Expr]:
+    """Drama and lead changes of a game from the scores after each round (Ludii's definitions,
+    comparison-notes.md): the leaders after a round are the seats with its top score;
+    ``drama`` = share of rounds before the last whose leaders include no winner, ``lead_changes``
+    = share of rounds after the first whose leaders differ from the round before."""
+    if len(rounds) < 2:
+        return []
+    leaders = [((pl.col(column) == pl.col(column).max()).cast(pl.Int64)
+                * pl.lit(2, dtype=pl.Int64).pow(pl.col("seat"))).sum() for column in rounds]
+    winners = (pl.col("credit") > 0).cast(pl.Int64) * pl.lit(2, dtype=pl.Int64).pow(pl.col("seat"))
+    winner_mask = winners.sum()
+    drama = pl.sum_horizontal([((mask & winner_mask) == 0).cast(pl.Float64) for mask in leaders[:-1]]) / (len(rounds) - 1)
+    changes = pl.sum_horizontal([(leaders[index] != leaders[index - 1]).cast(pl.Float64)
+                                 for index in range(1, len(rounds))]) / (len(rounds) - 1)
+    return [drama.alias("drama"), changes.alias("lead_changes")]
+
+
+def game_module(game: str):
+    """The game's metrics module: it declares the game's own per-game mechanics
+    (``paired_mechanics(run, n_players)`` -> frame, ``paired_mechanics_metrics(n_players)``)."""
+    if game == rundir.LOUIS_XIV:
+        from reports.analysis import metrics_louis_xiv as module
+    else:
+        from reports.analysis import metrics_heads_of_state as module
+    return module
+
+
+def declared_metrics(game: str, players: list[int], bots: list[str]) -> list[Metric]:
+    """Every metric of a comparison of ``game`` at these player counts (no data needed)."""
+    found: dict[str, Metric] = {}
+    for n_players in players:
+        for metric in common_metrics(game, n_players, bots) + game_module(game).paired_mechanics_metrics(n_players):
+            found.setdefault(metric.name, metric)
+    return list(found.values())
+
+
+def per_game(run_dirs: list, n_players: int, bots: list[str]) -> tuple[pl.DataFrame, list[Metric]]:
+    """Every metric's components, one row per game (sorted by game_index), over the runs
+    ``run_dirs`` (a comparison's batches of one arm), and the metrics."""
+    frames, metrics = [], []
+    for path in run_dirs:
+        run = rundir.load_run(path)
+        frame, metrics = common_components(run, n_players, bots)
+        module = game_module(run.game)
+        frame = frame.join(module.paired_mechanics(run, n_players), on="game_index", how="left")
+        metrics = metrics + module.paired_mechanics_metrics(n_players)
+        frames.append(frame)
+    columns = sorted({component for metric in metrics for component in metric.components})
+    table = collect(pl.concat(frames, how="diagonal_relaxed")).sort("game_index")
+    table = table.with_columns([pl.col(column).cast(pl.Float64).fill_null(0.0) for column in columns])
+    return table.select("game_index", *columns), metrics
+
+
+def counts_per_game(lf: pl.LazyFrame, games: pl.LazyFrame, aggregations: list[pl.Expr]) -> pl.LazyFrame:
+    """Per-game sums of a table with rows per event (every game of ``games`` gets a row: 0 when
+    it had no such event)."""
+    sums = lf.group_by("game_index").agg(aggregations)
+    return games.select("game_index").join(sums, on="game_index", how="left").fill_null(0)
+
+
+def per_game_metric(name: str, label: str, component: str, unit: str = COUNT) -> Metric:
+    return Metric(name, label, "mechanics", unit, (component,))

@@ -1,0 +1,1 @@
+"""Bot tests: bot files and their resolution (strategies/)."""

@@ -1,0 +1,1 @@
+"""Page tests: the HTML reports of runs and studies (reports/pages)."""
