@@ -54,7 +54,7 @@ def commands(out: Path, experiments: Path) -> list[list[str]]:
     listed.append(["tune", str(experiments / "tuning.yaml"), "--jobs", "1", "--out", str(out / "tune")])
     listed.append(["sensitivity", "louis-xiv", str(experiments / "sensitivity.yaml"), "--jobs", "1",
                    "--out", str(out / "sensitivity")])
-    listed.append(["tune-bot", "louis-xiv", "--players", "2", "--against", "random", "--budget", "6",
+    listed.append(["tune-bot", "louis-xiv", "--players", "2", "--against", "greedy,coat_hoarder", "--budget", "80",
                    "--games-per-trial", "20", "--batch", "2", "--seed", "1", "--out", str(out / "tune_bot")])
     return listed
 
@@ -91,7 +91,21 @@ def differences(old: Path, new: Path) -> list[str]:
         if relative.parts[0] == "tune_bot" and (new / relative).is_file():
             if yaml.safe_load(path.read_text()) != yaml.safe_load((new / relative).read_text()):
                 found.append(f"{relative}: differs")
+    for path in sorted(old.rglob("study.db")):
+        relative = path.relative_to(old)
+        if (new / relative).is_file() and trial_values(path) != trial_values(new / relative):
+            found.append(f"{relative}: trial values {trial_values(path)} -> {trial_values(new / relative)}")
     return found
+
+
+def trial_values(path: Path) -> list:
+    """An Optuna study's finished trials: (number, objective index, value), in order."""
+    import sqlite3
+
+    with sqlite3.connect(path) as connection:
+        return connection.execute("SELECT trials.number, trial_values.objective, trial_values.value FROM trials "
+                                  "JOIN trial_values ON trials.trial_id = trial_values.trial_id "
+                                  "ORDER BY trials.number, trial_values.objective").fetchall()
 
 
 def table_differences(path: Path, old: pl.DataFrame, new: pl.DataFrame) -> list[str]:

@@ -26,8 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-import importlib
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from sim import registry
@@ -37,19 +35,12 @@ from strategies.parameters import Parameter, bot_seat, parameter_vector
 
 BOTS_DIR = Path(__file__).resolve().parent.parent / "configs" / "bots"
 
-# game name -> its bot package (strategies/parameters.py says what the package declares)
-BOT_PACKAGES: dict[str, str] = {
-    "louis-xiv": "strategies.louis_xiv",
-    "heads-of-state": "strategies.heads_of_state",
-}
 
 
 def bot_package(game: str):
-    """The bot package of ``game`` (FAMILIES, FAMILY_PARAMETERS, N_PARAMETERS, resolve_bot);
-    ConfigError for an unknown game."""
-    if game not in BOT_PACKAGES:
-        raise ConfigError(f"unknown game {game!r}; known games: {', '.join(registry.known_games())}")
-    return importlib.import_module(BOT_PACKAGES[game])
+    """The bot package ``game``'s descriptor names (FAMILIES, FAMILY_PARAMETERS, N_PARAMETERS,
+    resolve_bot: strategies/parameters.py says what it declares); ConfigError for an unknown game."""
+    return registry.descriptor(game).bots()
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_\-]*$"
 
 
@@ -194,7 +185,7 @@ def resolve_bots(game: str, names: list[str], where: str = "--bots",
     """Bot names or paths -> BotSeats, all validated before any game runs; two different bots
     under one name are refused. A game without a bot module (a test engine) resolves its
     built-in names itself."""
-    if game not in BOT_PACKAGES:
+    if registry.descriptor(game).bots_path is None:
         engine = registry.get_engine(game)
         return [engine.resolve_bot(name) for name in names]
     catalogue = BotCatalogue(bots_dir)
@@ -202,3 +193,24 @@ def resolve_bots(game: str, names: list[str], where: str = "--bots",
     seats = [definition.bot_seat() for definition in definitions]
     check_distinct_names(seats, [definition.source for definition in definitions], where)
     return seats
+
+
+def listed_bots(game: str | None = None) -> list[tuple[str, BotDefinition]]:
+    """``courtsim bots list``: (game, definition) of every bot of ``game`` (None: of every game)."""
+    catalogue = BotCatalogue()
+    return [(name, catalogue.definition(name, bot))
+            for name in ([registry.check_game(game)] if game else registry.known_games())
+            for bot in catalogue.names(name)]
+
+
+def shown_bots(name_or_path: str, game: str | None = None) -> list[tuple[BotDefinition, list[Parameter]]]:
+    """``courtsim bots show``: each game's bot of that name (or the bot file), with its family's
+    parameters; ConfigError for an unknown bot or a file of an unknown game."""
+    catalogue = BotCatalogue()
+    if looks_like_path(name_or_path):
+        game = registry.check_game(game or read_bot_file(Path(name_or_path)).game)
+    games = [game] if game else [name for name in registry.known_games() if name_or_path in catalogue.names(name)]
+    if not games:
+        raise ConfigError(f"unknown bot '{name_or_path}': see `courtsim bots list`")
+    definitions = [catalogue.definition(name, name_or_path) for name in games]
+    return [(definition, list(family_parameters(definition.game, definition.family))) for definition in definitions]

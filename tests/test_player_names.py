@@ -15,7 +15,7 @@ from page_text import headlines, text_of
 from study_files import tiny_study_files
 from reports.analysis import paired_metrics, players, targets
 from reports.pages.run_report import build_report
-from reports.analysis.rundir import HEADS_OF_STATE, LOUIS_XIV
+from variant_files import HEADS_OF_STATE, LOUIS_XIV
 from sim.core.engine import ConfigError
 from sim.studies import compare, sensitivity, sweep
 

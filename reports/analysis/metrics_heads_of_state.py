@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from reports.analysis.paired_metrics import RATE, RATIO, Metric, counts_per_game, per_game_metric
+from reports.analysis.metric import RATE, RATIO, Metric, counts_per_game, per_game_metric
 from reports.analysis.metrics_common import histogram_quantiles, in_label_order, sum_batches, with_rate
 from sim.core.table_schema import WIN_DECIDED_BY_NAMES
 from sim.heads_of_state.state import COUNTRY_NAMES, RANK_NAMES
@@ -35,6 +35,17 @@ SCORE_SOURCES = {"score_hexagon": "hexagon tokens", "score_country": "country to
 PAIRED_SCORE_SOURCES = {**SCORE_SOURCES, "score_start_compensation": "starting points"}
 WINNER_TIEBREAK = dict(zip(WIN_DECIDED_BY_NAMES, ("highest score alone", "noble cards decided", "shared win")))
 
+
+
+def length_and_tiebreak(run, games_columns: list[str]) -> tuple[pl.Expr, pl.Expr]:
+    """The standard game frame's game-specific columns (reports.analysis.rundir.game_frame): the
+    Heads of State report has always counted a shared win (noble cards tied too) as decided by the
+    noble-card tie-break; a game's length is its turns, summed over its rounds."""
+    from reports.analysis.rundir import round_columns
+
+    turns = round_columns(games_columns, "turns_round_")
+    tiebreak_decided = (pl.col("decided_by_tiebreak") > 0) | (pl.col("shared_win") > 0)
+    return tiebreak_decided, pl.sum_horizontal(turns) if turns else pl.lit(None)
 
 def game_data(manifest: dict) -> dict:
     """The resolved game data a run played (run.yaml ``config.setup.game_data``)."""

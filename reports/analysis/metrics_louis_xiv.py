@@ -2,7 +2,7 @@
 mode shown at each evaluation, side-to-side transitions, majority ties, Louis XIV's courtier,
 bribes, and which gifts and missions winners collect.
 
-The courtiers table labels its coded columns (sim/louis_xiv/results.py): ``mode`` gold (bribe) /
+The courtiers table labels its coded columns (sim/louis_xiv/tables.py): ``mode`` gold (bribe) /
 first (first place) / threshold (influence), ``side`` A / B, ``louis_case`` A-E (null: Louis XIV
 is elsewhere).
 """
@@ -13,10 +13,10 @@ import pandas as pd
 import polars as pl
 
 from reports.analysis import metrics_common
-from reports.analysis.paired_metrics import COUNT, RATE, RATIO, Metric, counts_per_game, per_game_metric
+from reports.analysis.metric import COUNT, RATE, RATIO, Metric, counts_per_game, per_game_metric
 from reports.analysis.metrics_common import in_label_order, sum_batches, with_rate
 from reports.analysis.rundir import collect
-from sim.louis_xiv import results as tables
+from sim.louis_xiv import tables
 
 # table label -> the words of the report, in the labels' (codes') order
 MODE_NAMES = dict(zip(tables.MODE_NAMES, ("gold", "first place", "threshold")))
@@ -32,6 +32,14 @@ MISSION_COLOURS = ("missions_light", "missions_blue", "missions_dark")
 MISSION_POINTS = 5
 COURTIER_SLICE_DIVISOR = 5   # courtier slices: BATCH_GAMES / 5 games (48 evaluations a game vs 3-4 seats)
 
+
+
+def length_and_tiebreak(run, games_columns: list[str]) -> tuple[pl.Expr, pl.LazyFrame]:
+    """The standard game frame's game-specific columns (reports.analysis.rundir.game_frame): a game
+    was decided by the own-supply tie-break when its games row says so; its length is the
+    influence turns its players took, summed from the seats table."""
+    length = run.scan("seats").group_by("game_index").agg(pl.col("influence_turns").sum().alias("length"))
+    return pl.col("decided_by_tiebreak") > 0, length
 
 def courtier_batch() -> int:
     """Games per slice for the courtiers table (reports.analysis.metrics_common.sum_batches)."""

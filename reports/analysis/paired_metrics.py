@@ -17,28 +17,15 @@ to 1 and a shared win is split.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import polars as pl
 
 from reports.analysis import players, rundir
 from reports.analysis.rundir import collect
+from reports.analysis.metric import BALANCE, MEAN, POINTS, RATE, RATIO, TURNS, Metric  # noqa: F401  (the studies ask here)
+from sim import registry
 
-MEAN, RATIO, BALANCE = "mean", "ratio", "balance"
-RATE, POINTS, ROUNDS, TURNS, COUNT = "rate", "points", "rounds", "turns", "count"
 # is a metric one player's win rate (first_player_win_rate, ...)? For the studies that select them all
 is_player_win_rate = players.is_player_win_rate
-
-
-@dataclass(frozen=True)
-class Metric:
-    """One row of the comparison table: its components and how they combine."""
-    name: str
-    label: str                       # plain words: "the first player's win rate"
-    group: str                       # seats, bots, scores, outcome, mechanics
-    unit: str                        # rate (percent, differences in points) or points, turns, count
-    components: tuple[str, ...]
-    function: str = MEAN             # MEAN (one component), RATIO (a / b), BALANCE (the players' rates)
 
 
 def common_components(run: rundir.Run, n_players: int, bots: list[str]) -> tuple[pl.LazyFrame, list[Metric]]:
@@ -95,7 +82,7 @@ def win_component(position: int) -> str:
 
 
 def run_length_unit(game: str) -> str:
-    return "influence turns" if game == rundir.LOUIS_XIV else "turns"
+    return registry.descriptor(game).length_unit
 
 
 def lead_aggregations(rounds: list[str]) -> list[pl.Expr]:
@@ -118,11 +105,7 @@ def lead_aggregations(rounds: list[str]) -> list[pl.Expr]:
 def game_module(game: str):
     """The game's metrics module: it declares the game's own per-game mechanics
     (``paired_mechanics(run, n_players)`` -> frame, ``paired_mechanics_metrics(n_players)``)."""
-    if game == rundir.LOUIS_XIV:
-        from reports.analysis import metrics_louis_xiv as module
-    else:
-        from reports.analysis import metrics_heads_of_state as module
-    return module
+    return registry.descriptor(game).metrics()
 
 
 def declared_metrics(game: str, players: list[int], bots: list[str]) -> list[Metric]:
@@ -149,14 +132,3 @@ def per_game(run_dirs: list, n_players: int, bots: list[str]) -> tuple[pl.DataFr
     table = collect(pl.concat(frames, how="diagonal_relaxed")).sort("game_index")
     table = table.with_columns([pl.col(column).cast(pl.Float64).fill_null(0.0) for column in columns])
     return table.select("game_index", *columns), metrics
-
-
-def counts_per_game(lf: pl.LazyFrame, games: pl.LazyFrame, aggregations: list[pl.Expr]) -> pl.LazyFrame:
-    """Per-game sums of a table with rows per event (every game of ``games`` gets a row: 0 when
-    it had no such event)."""
-    sums = lf.group_by("game_index").agg(aggregations)
-    return games.select("game_index").join(sums, on="game_index", how="left").fill_null(0)
-
-
-def per_game_metric(name: str, label: str, component: str, unit: str = COUNT) -> Metric:
-    return Metric(name, label, "mechanics", unit, (component,))

@@ -30,13 +30,11 @@ import pyarrow
 import pyarrow.parquet
 import polars.selectors as cs
 
+from sim import registry
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
 
 MANIFEST = "run.yaml"
-LOUIS_XIV = "louis-xiv"
-HEADS_OF_STATE = "heads-of-state"
-KNOWN_GAMES = (LOUIS_XIV, HEADS_OF_STATE)
 # The standard frames carry the run's (first, last) game_index in this attribute, so that
 # sliced metrics (reports.analysis.metrics_common.sum_batches) need not find it through their join.
 GAME_RANGE = "courtsim_game_range"
@@ -121,9 +119,9 @@ def load_run(run_dir: Path) -> Run:
         raise ConfigError(f"run in {run_dir} is {manifest.get('status', 'incomplete')}; "
                           "finish it (run the same simulate command again) before reporting")
     game = manifest["config"].get("game")
-    if game not in KNOWN_GAMES:
+    if game not in registry.known_games():
         raise ConfigError(f"{manifest_path}: cannot report on game {game!r} "
-                          f"(known: {', '.join(KNOWN_GAMES)})")
+                          f"(known: {', '.join(registry.known_games())})")
     names = manifest["config"].get("tables") or []
     tables = {}
     for name in names:
@@ -201,17 +199,12 @@ def game_frame(run: Run) -> pl.LazyFrame:
     games = run.scan("games")
     common = ["game_index", "n_players", _matchup_expr(run, games_columns).alias("matchup"), "n_winners"]
     outcome = [(pl.col("shared_win") > 0).alias("shared_win"), "winning_score", "margin"]
-    if run.game == LOUIS_XIV:
-        length = run.scan("seats").group_by("game_index").agg(pl.col("influence_turns").sum().alias("length"))
-        frame = (games.select(*common, (pl.col("decided_by_tiebreak") > 0).alias("tiebreak_decided"), *outcome)
+    tiebreak_decided, length = registry.descriptor(run.game).metrics().length_and_tiebreak(run, games_columns)
+    if isinstance(length, pl.LazyFrame):     # counted from another table: joined by game
+        frame = (games.select(*common, tiebreak_decided.alias("tiebreak_decided"), *outcome)
                  .join(length, on="game_index", how="left"))
-        return _with_range(run, frame)
-    turns = round_columns(games_columns, "turns_round_")
-    # the Heads of State report has always counted a shared win (noble cards tied too) as
-    # decided by the noble-card tie-break
-    tiebreak_decided = (pl.col("decided_by_tiebreak") > 0) | (pl.col("shared_win") > 0)
-    frame = games.select(*common, tiebreak_decided.alias("tiebreak_decided"), *outcome,
-                         pl.sum_horizontal(turns).alias("length") if turns else pl.lit(None).alias("length"))
+    else:                                    # counted from the games table's own columns
+        frame = games.select(*common, tiebreak_decided.alias("tiebreak_decided"), *outcome, length.alias("length"))
     return _with_range(run, frame)
 
 

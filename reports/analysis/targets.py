@@ -17,19 +17,26 @@ estimate does, and *misses* it otherwise (*not measured* without a finite estima
 conditions in one target are intersected. The *miss* is how far the worst matching estimate lies
 outside the band, in points for a rate (0.03 below 0.49 is a miss of 3) and in the metric's own
 unit otherwise: what rule tuning minimises.
+
+A sweep's table (one row per cell, metric and player count) is judged cell by cell:
+:func:`target_status` gives each cell's status against each target, named in words
+(:func:`target_name`), for the sweep's page and ``courtsim sweep``'s listing alike.
 """
 from __future__ import annotations
 
 import math
-from fnmatch import fnmatch
+from fnmatch import fnmatch, fnmatchcase
 from typing import Iterable, Mapping
 
-from reports.analysis import players
+import pandas as pd
+from pydantic import BaseModel, ConfigDict
+
+from reports.analysis import players, units
+from reports.analysis.units import RATE
 
 MEETS, MAY_MEET, MISSES, NOT_MEASURED = "meets", "may meet", "misses", "not measured"
 # a set of rows has its worst row's status: one estimate outside the band is a miss
 STATUS_SEVERITY = {MEETS: 0, MAY_MEET: 1, NOT_MEASURED: 2, MISSES: 3}
-RATE = "rate"
 # a value exactly on a bound (0.53 against 1/2 + 0.03) is inside, whatever the last bit of the sum
 BOUND_TOLERANCE = 1e-12
 CHANGE_KEYS = ("change_at_least", "change_at_most", "change_within")
@@ -202,3 +209,111 @@ def total_miss(rows: list[Mapping], targets: list[Mapping]) -> float:
     """The sum of every target's miss (weighted by its ``weight``, default 1): 0 when every
     estimate of every target lies inside its band."""
     return sum(float(target.get("weight") or 1.0) * evaluate(rows, target)[1] for target in targets)
+
+
+# --- a sweep's cells against its targets -------------------------------------------------------------
+
+class Target(BaseModel):
+    """A band a metric should lie in: at least / at most / between / within t of the fair share 1/n."""
+    model_config = ConfigDict(extra="ignore")
+    metric: str
+    players: list[int] | None = None
+    pool: str | None = None
+    at_least: float | None = None
+    at_most: float | None = None
+    between: list[float] | None = None
+    fair_share_within: float | None = None
+    change_at_least: float | None = None      # a change target: the paired change from the printed cell
+    change_at_most: float | None = None
+    change_within: float | None = None
+    label: str | None = None
+
+
+def target_band(target: Target, n_players: int) -> tuple[float, float]:
+    """The [lowest, highest] value ``target`` allows at ``n_players`` (:func:`band`)."""
+    return band(target.model_dump(), n_players)
+
+
+def target_rows(table: pd.DataFrame, target: Target) -> pd.DataFrame:
+    """The rows a target speaks of: its metric (an fnmatch pattern), player counts and pool."""
+    chosen = table["metric"].map(lambda metric: fnmatchcase(str(metric), target.metric))
+    if target.players is not None:
+        chosen &= table["n_players"].isin(target.players)
+    if target.pool is not None:
+        chosen &= table["pool"] == target.pool
+    return table[chosen]
+
+
+def table_row_status(row, target: Target) -> str:
+    """meets: the interval inside the band; may meet: the estimate inside; misses: the estimate
+    outside (for a change target: the paired change from the printed cell and its interval)."""
+    judged = judged_estimate(row._asdict(), target.model_dump())
+    return row_status(*judged, target_band(target, int(row.n_players)))
+
+
+def target_name(target: Target, table: pd.DataFrame | None = None) -> str:
+    """The target's label, else its condition in words ("balance ≥ 95.0% at 2 players"), in the
+    unit and words of the metric ``table`` holds."""
+    if target.label:
+        return target.label
+    unit = RATE
+    metric = target.metric
+    if table is not None:
+        rows = target_rows(table, target)
+        # (hand-made rows may lack the words: the pattern and rates then)
+        if not rows.empty and "unit" in rows:
+            unit = rows["unit"].iloc[0]
+        if not rows.empty and "metric_label" in rows and rows["metric"].nunique() == 1:
+            metric = rows["metric_label"].iloc[0]
+
+    def bound(value: float) -> str:
+        return units.value_text(value, unit, 1 if unit == RATE else 2)
+
+    def amount(value: float, sign: bool = False) -> str:
+        return units.with_unit(units.number(value * units.scale(unit), 1, sign=sign), unit)
+
+    conditions = []
+    if target.at_least is not None:
+        conditions.append(f"≥ {bound(target.at_least)}")
+    if target.at_most is not None:
+        conditions.append(f"≤ {bound(target.at_most)}")
+    if target.between is not None and len(target.between) == 2:
+        conditions.append(f"between {bound(min(target.between))} and {bound(max(target.between))}")
+    if target.fair_share_within is not None:
+        conditions.append(f"within {amount(target.fair_share_within)} of the fair share 1/n")
+    if target.change_within is not None:
+        conditions.append(f"within {amount(abs(target.change_within))} of the printed rules'")
+    for key, word in (("change_at_least", "≥"), ("change_at_most", "≤")):
+        if getattr(target, key) is not None:
+            conditions.append(f"changed {word} {amount(getattr(target, key), sign=True)} from the printed rules")
+    where = (f" at {', '.join(str(n) for n in target.players)} players" if target.players else "") + (
+        f" ({target.pool})" if target.pool else "")
+    return f"{metric} {' and '.join(conditions) or '(no condition)'}{where}"
+
+
+def target_status(table: pd.DataFrame, targets: list[dict]) -> pd.DataFrame:
+    """Each cell's status against each target (columns cell, pool, target, status): "meets" when
+    every matching row's interval lies inside the target's band, "may meet" when every estimate
+    does but some interval reaches out, "misses" when some estimate lies outside ("not measured"
+    when the cell has no finite estimate for it). A target's metric may be an fnmatch pattern
+    (``*_player_win_rate``); players / pool null means all; ``fair_share_within: t`` is the band
+    1/n ± t. A cell of another pool than the target's is left out of that target."""
+    records = []
+    cells = table[["cell", "pool"]].drop_duplicates("cell")
+    for entry in targets:
+        target = entry if isinstance(entry, Target) else Target.model_validate(entry)
+        name = target_name(target, table)
+        rows = target_rows(table, target)
+        statuses = {cell: max((table_row_status(row, target) for row in part.itertuples()), key=STATUS_SEVERITY.get)
+                    for cell, part in rows.groupby("cell", sort=False)}
+        for cell in cells.itertuples():
+            if target.pool is not None and cell.pool != target.pool:
+                continue
+            records.append({"cell": cell.cell, "pool": cell.pool, "target": name,
+                            "status": statuses.get(cell.cell, NOT_MEASURED)})
+    return pd.DataFrame(records, columns=["cell", "pool", "target", "status"])
+
+
+def cell_overall(statuses: pd.DataFrame) -> pd.Series:
+    """Each cell's worst status over every target that applies to it."""
+    return statuses.groupby("cell", sort=False)["status"].agg(lambda column: max(column, key=STATUS_SEVERITY.get))

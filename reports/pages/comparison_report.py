@@ -12,8 +12,6 @@ plot's data and the full table are also written as CSV into ``<report stem>_file
 screenshot of its top taken in headless Chromium, for docs/compare_report.png)."""
 from __future__ import annotations
 
-import argparse
-import math
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -22,13 +20,13 @@ from typing import Any
 import matplotlib.lines
 import numpy as np
 import pandas as pd
-import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
 from reports.pages import plots, toolkit
-from reports.pages.run_report import TITLES, report_write_errors, writable_output
+from reports.pages.toolkit import report_main, report_write_errors, writable_output
+from reports.analysis.studies import read_parquet_table, read_study_settings
+from reports.analysis.units import RATE, decimals, number, scale, unit_word, with_unit
 from sim.core.engine import ConfigError
-from sim.core.yaml_files import read_yaml_mapping, validate
 
 TABLE = "comparison.parquet"
 SETTINGS = "comparison.yaml"
@@ -37,7 +35,6 @@ REAL, NOT_RESOLVED, SMALLER = "real", "not resolved", "smaller than the margin"
 VERDICTS = (REAL, NOT_RESOLVED, SMALLER)
 VERDICT_COLOURS = {REAL: "#c23b22", NOT_RESOLVED: "#e69f00", SMALLER: "#8c8c8c"}
 GROUPS = ("seats", "bots", "scores", "outcome", "mechanics")
-RATE = "rate"
 MAX_HEADLINES = 12
 # A description longer than this reads badly as the subject of a headline: the name is used.
 SUBJECT_LENGTH = 80
@@ -53,9 +50,6 @@ ADJUSTMENTS = {
                "among the differences called real, at most a share alpha are expected to be flukes "
                "(a weaker promise than Holm's, so more differences pass)"),
 }
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 class Change(BaseModel):
@@ -136,44 +130,6 @@ class ComparisonSettings(BaseModel):
 
 # --- reading the two files ----------------------------------------------------------------------
 
-def read_study_settings(path: Path, model, kind: str, format_key: str):
-    """A study's plan file (comparison.yaml, sweep.yaml, ...) validated by its report's model, in
-    the one format this courtsim reads (one-line ConfigErrors naming the file)."""
-    settings = validate(model, read_yaml_mapping(path, kind), path)
-    if getattr(settings, format_key) != 1:
-        raise ConfigError(f"{path}: key '{format_key}': expected 1, the format this courtsim reads "
-                          f"(found {getattr(settings, format_key)})")
-    return settings
-
-
-def read_parquet_table(path: Path, columns: dict[str, str], what: str, first: str) -> pd.DataFrame:
-    """A study's Parquet table as pandas, its columns checked against the contract with the study
-    (``columns``: name -> str / int / float / bool; a column of nulls only has no type to check);
-    missing (``first``: what to run), unreadable or off-contract is a ConfigError naming the file."""
-    if not path.is_file():
-        found = "a directory" if path.is_dir() else "nothing"
-        raise ConfigError(f"{path}: {what} not found (found {found}); {first}")
-    try:
-        table = pl.read_parquet(path).to_pandas()
-    except (OSError, pl.exceptions.PolarsError) as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ConfigError(f"{path}: not a readable Parquet table ({first_line})") from None
-    for column, kind in columns.items():
-        if column not in table.columns:
-            raise ConfigError(f"{path}: column '{column}' required but missing")
-        if not table[column].notna().any():
-            continue
-        # (a true/false column with nulls reaches pandas as objects)
-        is_bool = pd.api.types.is_bool_dtype(table[column]) or all(
-            isinstance(value, (bool, np.bool_)) for value in table[column].dropna())
-        numeric = pd.api.types.is_numeric_dtype(table[column]) and not pd.api.types.is_bool_dtype(table[column])
-        if kind in ("int", "float") and not numeric:
-            raise ConfigError(f"{path}: column '{column}': expected numbers (found {table[column].dtype})")
-        if kind == "bool" and not is_bool:
-            raise ConfigError(f"{path}: column '{column}': expected true/false (found {table[column].dtype})")
-    return table
-
-
 def read_settings(directory: Path) -> ComparisonSettings:
     return read_study_settings(directory / SETTINGS, ComparisonSettings, "comparison", "courtsim_comparison")
 
@@ -191,36 +147,6 @@ def read_table(directory: Path) -> pd.DataFrame:
 
 
 # --- numbers in the designer's units -------------------------------------------------------------
-
-def decimals(width: float, at_least: int) -> int:
-    """Decimals that show an interval of ``width`` (in display units) with about two figures."""
-    if not np.isfinite(width) or width <= 0:
-        return max(at_least, 1)
-    # (the tolerance: 1.9 - 0.9 is 0.9999999999999999, a width of 1)
-    return int(min(3, max(at_least, 1 - math.floor(math.log10(width) + 1e-9))))
-
-
-def scale(unit: str) -> float:
-    """Rates are shown in percent and their differences in points (of percent)."""
-    return 100.0 if unit == RATE else 1.0
-
-
-def unit_word(unit: str) -> str:
-    """The word after a difference: points of percent for rates, none for plain counts."""
-    return "points" if unit == RATE else ("" if unit == "count" else unit)
-
-
-def with_unit(text: str, unit: str) -> str:
-    return f"{text} {unit_word(unit)}".rstrip()
-
-
-def number(value: float, digits: int, sign: bool = False) -> str:
-    if value is None or not np.isfinite(value):
-        return "n/a"
-    text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
-    # a value that rounds to zero is shown as 0.0, not -0.0 or +0.0
-    return text.lstrip("+-") if float(text) == 0 else text
-
 
 class Shown:
     """One row's numbers as text: the values, the difference and its interval, in its unit."""
@@ -556,7 +482,7 @@ def write_comparison_report(directory: Path, out: Path | None = None) -> Path:
         table.to_csv(full_table, index=False)
         unchanged, unresolved = verdict_lists(table, variants)
         text = toolkit.render_template(
-            TEMPLATE, title=f"{TITLES.get(settings.game, settings.game)} rule comparison",
+            TEMPLATE, title=f"{toolkit.game_title(settings.game)} rule comparison",
             meta=meta_line(settings, table, directory),
             headlines=headlines(table, settings), variants=variant_views(settings, table), figure=figure,
             unchanged=unchanged, unresolved=unresolved, method=method_paragraphs(settings, table),
@@ -565,63 +491,6 @@ def write_comparison_report(directory: Path, out: Path | None = None) -> Path:
                     for variant, n_players, part in by_variant_and_players(table, variants)],
             files=[figure.png.name, figure.csv.name, full_table.name], files_directory=store.directory.name)
         return toolkit.write(out, text)
-
-
-# --- looking at it in a browser -------------------------------------------------------------------
-
-def view_in_chromium(page: Path, screenshot: Path | None = None, width: int = 1000, height: int = 1300) -> dict:
-    """Open ``page`` in headless Chromium (Debian's /usr/bin/chromium through python playwright)
-    and report what a reader gets: console errors, failed requests, each image's natural width,
-    the headline texts; with ``screenshot``, a PNG of the top of the page (``width`` × ``height``)."""
-    try:
-        from playwright import sync_api
-    except ImportError:
-        raise ConfigError("a screenshot needs python playwright (pip install playwright)") from None
-    if not CHROMIUM.exists():
-        raise ConfigError(f"{CHROMIUM}: Chromium not found (apt-get install chromium)")
-    seen = {"errors": [], "failed": []}
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            tab = browser.new_page(viewport={"width": width, "height": height})
-            tab.on("console", lambda message: seen["errors"].append(message.text) if message.type == "error" else None)
-            tab.on("pageerror", lambda error: seen["errors"].append(str(error)))
-            tab.on("requestfailed", lambda request: seen["failed"].append(request.url))
-            tab.goto(Path(page).resolve().as_uri())
-            tab.wait_for_load_state("load")
-            seen["title"] = tab.title()
-            seen["image_widths"] = tab.evaluate("Array.from(document.images).map(image => image.naturalWidth)")
-            seen["headlines"] = tab.locator("#summary li").all_inner_texts()
-            if screenshot is not None:
-                Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
-                tab.screenshot(path=str(screenshot))
-        finally:
-            browser.close()
-    return seen
-
-
-def report_main(write_report, prog: str, description: str, directory_help: str,
-                arguments: list[str] | None = None) -> int:
-    """The ``python -m reports.<study>_report DIR [--out] [--screenshot]`` command of a study's
-    report: write it (``write_report(directory, out)``), optionally look at it in Chromium; exit
-    2 with one line on a ConfigError."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument("directory", type=Path, help=directory_help)
-    parser.add_argument("--out", type=Path, default=None, help="the report (default DIRECTORY/report.html)")
-    parser.add_argument("--screenshot", type=Path, default=None, help="also write a PNG of the page's top here")
-    options = parser.parse_args(arguments)
-    try:
-        page = write_report(options.directory, options.out)
-        print(page)
-        if options.screenshot is not None:
-            seen = view_in_chromium(page, options.screenshot)
-            print(options.screenshot)
-            if seen["errors"] or seen["failed"]:
-                print(f"warning: the browser reported {seen['errors'] + seen['failed']}", file=sys.stderr)
-    except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 0
 
 
 def main(arguments: list[str] | None = None) -> int:

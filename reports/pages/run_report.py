@@ -4,80 +4,29 @@ The lead registers :func:`report_command` in cli.py; :func:`build_report` is the
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import re
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import polars as pl
 
-from reports.pages import toolkit, sections_common, sections_heads_of_state, sections_louis_xiv
+from reports.pages import toolkit, sections_common
 from reports.analysis import skill_ladder
+from reports.analysis.sensitivity_study import find_sensitivity_run
+from reports.pages import sections_skill_ladder
 from reports.pages.plots import FigureStore
-from reports.analysis.rundir import HEADS_OF_STATE, LOUIS_XIV, MANIFEST, Run, collect, game_frame, load_run, seat_frame
+from reports.analysis.rundir import MANIFEST, Run, collect, game_frame, load_run, seat_frame
+from sim import registry
 from sim.core import results
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
-
-TITLES = {LOUIS_XIV: "Louis XIV", HEADS_OF_STATE: "Heads of State"}
-LIMITATIONS = {
-    LOUIS_XIV: [
-        "Drama uses score_after_round_<r> (coats of arms + 5 per mission at the end of each round); "
-        "there is no per-turn score, so lead changes inside a round are not visible.",
-        "Gifts are identified by courtier only: which coat-of-arms kind a gift drew and which mission "
-        "card (rather than colour and ability) a player completed are not in the tables.",
-        "The first player (the start player) is the tables' seat 0 unless the random_start_player rule is on; "
-        "the report names players by turn order (start_position), so a seat effect is a turn-order effect.",
-    ],
-    HEADS_OF_STATE: [
-        "Country scoring records the tie-break level of first and second place only: the 2nd/3rd boundary, "
-        "returned second-place tokens and points swung per kill are not in the tables.",
-        "End-game noble-card majorities are derived from the cards_<rank> held at the end (sole leader / "
-        "two-way split / void); the per-rank majority points awarded are not recorded separately.",
-        "Double-country betrayal cards are reported by card type and target; the country each double card "
-        "was used for is in the betrayals CSV columns card_a/card_b/country but not plotted.",
-    ],
-}
 
 
 def _say(progress: bool, message: str) -> None:
     if progress:
         print(f"report: {message}", file=sys.stderr, flush=True)
-
-
-# A write that fails for these reasons is the user's to fix (space, permissions, a path that
-# cannot be a file); any other OSError is a bug and keeps its traceback.
-WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EPERM,
-                errno.ENOTDIR, errno.EISDIR, errno.ENOENT, errno.ENAMETOOLONG)
-
-
-def writable_output(output: Path) -> FigureStore:
-    """The report's figure store, once ``output``'s folder and ``<stem>_files/`` are proven
-    writable: a read-only or impossible ``-o`` is one line before anything is computed."""
-    if output.is_dir():
-        raise ConfigError(f"output {output} is a directory; give a file name such as report.html")
-    with report_write_errors(output):
-        store = FigureStore(output.parent / f"{output.stem}_files")
-        for directory in (output.parent, store.directory):
-            with tempfile.NamedTemporaryFile(dir=directory, prefix=".courtsim-write-test-"):
-                pass
-    return store
-
-
-@contextlib.contextmanager
-def report_write_errors(output: Path):
-    """A full disk, a read-only folder or a path through a file while writing the report:
-    one line naming the report and the file being written, not a traceback."""
-    try:
-        yield
-    except OSError as error:
-        if error.errno not in WRITE_ERRORS:
-            raise
-        where = f" (writing {error.filename})" if error.filename else ""
-        raise ConfigError(f"cannot write the report {output}: {error.strerror or error}{where}") from None
 
 
 # ----------------------------------------------------------------------------- where the report goes
@@ -223,16 +172,14 @@ def build_report(run_dir: Path, output: Path, progress: bool = True, sensitivity
     sensitivity directory (``courtsim sensitivity``) whose verdicts the report shows (ConfigError
     if it is not a complete study of the run's game); ``look_for_sensitivity``: without one, use
     ``runs/sensitivity/<game folder>`` when it holds a study (one that cannot be used is a note)."""
-    from reports.pages.sensitivity_report import find_sensitivity_run   # (it imports this module)
-
     started = time.perf_counter()
     run = load_run(Path(run_dir))
     found = find_sensitivity_run(run.game, sensitivity, look_for_sensitivity)
     output = report_path(output)
     check_report_output(run, output)
-    store = writable_output(output)
+    store = toolkit.writable_output(output)
     try:
-        with report_write_errors(output):
+        with toolkit.report_write_errors(output):
             return write_report(run, output, store, progress, started, found)
     finally:
         record_report_files(store.directory)
@@ -240,7 +187,8 @@ def build_report(run_dir: Path, output: Path, progress: bool = True, sensitivity
 
 def write_report(run, output: Path, store: FigureStore, progress: bool, started: float, sensitivity=None) -> Path:
     """The sections, figures and page of ``build_report`` (figures are written as they are made);
-    ``sensitivity``: the reports.pages.sensitivity_report.SensitivityRun whose verdicts it shows, if any."""
+    ``sensitivity``: the reports.analysis.sensitivity_study.SensitivityRun whose verdicts it shows, if any."""
+    game = registry.descriptor(run.game)      # its tie-break, its own sections, what its tables cannot show
     seats, rounds = seat_frame(run)
     games = game_frame(run)
     n_games = int(collect(run.scan("games").select(pl.len())).item())
@@ -249,15 +197,11 @@ def write_report(run, output: Path, store: FigureStore, progress: bool, started:
              ("bots and match-ups", lambda: [sections_common.bot_section(ctx)]),
              ("scores", lambda: [sections_common.score_section(ctx)]),
              ("balance indicators", lambda: [sections_common.indicators_section(
-                 ctx, "the own-supply tie-break" if run.game == LOUIS_XIV else "the noble-card tie-break")])]
+                 ctx, game.tie_break)])]
     ladder = skill_ladder.ladder_of(run.manifest)
     if ladder is not None:  # a skill-ladder experiment: do the findings hold at every level?
-        steps.insert(2, ("skill ladder", lambda: [skill_ladder.ladder_section(ctx, ladder)]))
-    if run.game == LOUIS_XIV:
-        steps.append(("courtiers", lambda: sections_louis_xiv.courtier_sections(run, ctx)))
-    else:
-        steps.append(("assassinations, tie-breaks, score sources",
-                      lambda: sections_heads_of_state.sections(run, ctx)))
+        steps.insert(2, ("skill ladder", lambda: [sections_skill_ladder.ladder_section(ctx, ladder)]))
+    steps.append((game.sections_step, lambda: game.sections().sections(run, ctx)))   # the game's own sections
     if sensitivity is not None:  # do the conclusions survive the component data the rulebook does not print?
         steps.append(("sensitivity verdicts", lambda: [sections_common.sensitivity_section(ctx, sensitivity, output)]))
     sections = []
@@ -273,10 +217,10 @@ def write_report(run, output: Path, store: FigureStore, progress: bool, started:
     meta = (f"Run {run.path}" + (f" (experiment {experiment.get('name')})" if experiment else "")
             + f" · game {config['game']} · {n_games:,} games · players {players} · seed {config.get('seed')} · "
             + ("bot pool " if experiment else "bots ") + f"{bots} · courtsim {config.get('courtsim_version', '?')}")
-    limitations = list(LIMITATIONS[run.game])
+    limitations = list(game.limitations)
     if "bot" not in run.columns("seats"):
         limitations.insert(0, "The seats table has no bot name; names come from the seating column or run.yaml.")
-    text = toolkit.render(f"{TITLES[run.game]} balance report", meta, ctx.headlines, sections, limitations)
+    text = toolkit.render(f"{toolkit.game_title(run.game)} balance report", meta, ctx.headlines, sections, limitations)
     if os.path.lexists(output) and not is_courtsim_report(output):   # since the report began
         raise ConfigError(f"-o {output}: a file that is not a courtsim report appeared there while the report was "
                           "made; it is left as it is: give another name")

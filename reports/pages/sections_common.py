@@ -246,7 +246,7 @@ SENSITIVITY_TITLE = "Do the conclusions survive the unprinted data?"
 
 def sensitivity_section(ctx: Context, sensitivity, output: Path) -> Section:
     """Each conclusion's robust / fragile verdict from a sensitivity run (a
-    reports.pages.sensitivity_report.SensitivityRun), a link to its report, and one headline; a run
+    reports.analysis.sensitivity_study.SensitivityRun), a link to its report, and one headline; a run
     that could not be used is only a note."""
     section = Section(SENSITIVITY_TITLE, "sensitivity")
     if sensitivity.settings is None:

@@ -17,6 +17,8 @@ def round_label(manifest: dict, number: int) -> str:
 
 
 def sections(run: Run, ctx: Context) -> list[Section]:
+    """Heads of State's own sections of the run report (its descriptor names this module):
+    assassinations, the tie-breaks of country scoring, score sources."""
     result = []
     if run.has("betrayals"):
         result.append(assassination_section(run, ctx))

@@ -12,7 +12,9 @@ from reports.pages.sections_common import Context, Section, pct
 ABILITY_PREFIX = "uses_"
 
 
-def courtier_sections(run: Run, ctx: Context) -> list[Section]:
+def sections(run: Run, ctx: Context) -> list[Section]:
+    """Louis XIV's own sections of the run report (its descriptor names this module): the courtiers'
+    flips, the Louis XIV courtier, gifts."""
     if not run.has("courtiers"):
         return [Section("Courtiers", "courtiers", ["This run has no courtiers table."])]
     courtiers = run.scan("courtiers")

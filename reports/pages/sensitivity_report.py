@@ -13,41 +13,35 @@ also written as CSV into ``<report stem>_files/``.
 ``python -m reports.pages.sensitivity_report DIR [--out PATH] [--screenshot PNG]`` writes it (and a
 screenshot of its top taken in headless Chromium).
 
-:func:`find_sensitivity_run` is what the main balance report (reports/pages/run_report.py) reads to show
-each conclusion's verdict."""
+The main balance report (reports/pages/run_report.py) shows each conclusion's verdict from the
+same sensitivity.yaml (reports.analysis.sensitivity_study.find_sensitivity_run)."""
 from __future__ import annotations
 
-import os
 import re
 import sys
 import textwrap
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field
 
 from reports.pages import plots, toolkit
+from reports.pages.toolkit import report_main, report_write_errors, setting_text, writable_output
 from reports.analysis import players
-from reports.pages.run_report import TITLES, report_write_errors, writable_output
-from reports.pages.comparison_report import (CHROMIUM, RATE, number, read_parquet_table, read_study_settings, report_main,
-                                       scale, unit_word, view_in_chromium, with_unit)
-from reports.pages.sweep_report import setting_text
+from reports.analysis.sensitivity_study import (COMPLETE, SETTINGS, InputRecord, SensitivitySettings, Verdict,
+                                                read_settings)
+from reports.analysis.studies import read_parquet_table
+from reports.analysis.units import RATE, number, scale, unit_word, with_unit
 from sim.core.engine import ConfigError
 
-__all__ = ["CHROMIUM", "SensitivityRun", "find_sensitivity_run", "read_settings", "view_in_chromium",
-           "write_sensitivity_report", "main"]
+__all__ = ["write_sensitivity_report", "main"]
 
-# the layout of a sensitivity directory (sim/studies/sensitivity.py writes these names)
-SETTINGS = "sensitivity.yaml"
+# the layout of a sensitivity directory (sim/studies/sensitivity.py writes these names; sensitivity.yaml:
+# reports.analysis.sensitivity_study)
 POINTS = "points.parquet"
 MORRIS = "morris.parquet"
 CONCLUSIONS = "conclusions.parquet"
 TEMPLATE = "sensitivity.html.j2"
-COMPLETE = "complete"
 ROBUST, FRAGILE = "robust", "fragile"
 BEST_OF = ("best_seat", "strongest_bot")
 MAX_LINES = 8            # lines per panel before the rest only go to the CSV
@@ -65,102 +59,10 @@ CONCLUSION_COLUMNS = {"conclusion": "int", "text": "str", "kind": "str", "n_play
                       "within_noise": "bool", "sentence": "str"}
 
 
-# --- sensitivity.yaml ---------------------------------------------------------------------------
-
-class InputRecord(BaseModel):
-    """One varied assumption: a number over [low, high], or named options (the first printed)."""
-    model_config = ConfigDict(extra="ignore")
-    name: str
-    assumption: str
-    label: str | None = None
-    why: str = ""
-    kind: Literal["numeric", "options"] = "numeric"
-    printed: Any = None
-    low: float | None = None
-    high: float | None = None
-    integer: bool = False
-    paths: dict[str, list[str]] = Field(default_factory=dict)
-    options: dict[str, Any] | None = None
-
-    @property
-    def words(self) -> str:
-        return self.label or self.name.replace("_", " ")
-
-    @property
-    def numeric(self) -> bool:
-        return self.kind == "numeric"
-
-
-class NotVaried(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    assumption: str
-    why: str = ""
-
-
-class Method(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    screening: str = "Morris elementary effects (SALib)"
-    trajectories: int | None = None
-    levels: int | None = None
-    sampler_seed: int | None = None
-    oat_levels: int | None = None
-    matter_share: float | None = None
-    pairing: str = ""
-
-
-class Verdict(BaseModel):
-    """One conclusion's verdict as the study judged it."""
-    model_config = ConfigDict(extra="ignore")
-    conclusion: int
-    text: str
-    kind: str = ""
-    n_players: int
-    metric: str | None = None          # a threshold conclusion's metric and threshold
-    threshold: float | None = None
-    verdict: Literal["robust", "fragile"]
-    points: int = 0
-    failing_points: int = 0
-    failing_screening_points: int = 0
-    flip_input: str | None = None
-    flip_assumption: str | None = None
-    flip_value: str | None = None
-    flip_score: float | None = None
-    within_noise: bool | None = None
-    sentence: str
-
-
-class SensitivitySettings(BaseModel):
-    """sensitivity.yaml as the study writes it (keys it may add later are ignored)."""
-    model_config = ConfigDict(extra="ignore")
-    courtsim_sensitivity: int
-    status: str = COMPLETE
-    name: str = "sensitivity"
-    description: str | None = ""
-    game: str
-    sensitivity_file: str | None = None
-    experiment_file: str | None = None
-    players: list[int] = Field(default_factory=list)
-    bots: list[str] = Field(default_factory=list)
-    seed: int | None = None
-    games_per_matchup: int | None = None
-    inputs: list[InputRecord] = Field(min_length=1)
-    not_varied: list[NotVaried] = Field(default_factory=list)
-    method: Method = Field(default_factory=Method)
-    conclusions: list[Verdict] = Field(default_factory=list)
-    created: str | datetime | None = None
-
-
-def read_settings(directory: Path) -> SensitivitySettings:
-    """sensitivity.yaml of ``directory``; ConfigError (one line naming the file) when it is
-    missing, malformed or of another format."""
-    return read_study_settings(Path(directory) / SETTINGS, SensitivitySettings, "sensitivity plan",
-                               "courtsim_sensitivity")
-
-
 # --- the parquet tables ---------------------------------------------------------------------------
 
 def read_study_table(path: Path, columns: dict[str, str], what: str) -> pd.DataFrame:
-    """A table of the study (reports.pages.comparison_report.read_parquet_table), with rows."""
+    """A table of the study (reports.analysis.studies.read_parquet_table), with rows."""
     table = read_parquet_table(path, columns, what, "run `courtsim sensitivity GAME` first")
     if table.empty:
         raise ConfigError(f"{path}: expected rows, found none")
@@ -517,7 +419,7 @@ def write_sensitivity_report(directory: Path, out: Path | None = None) -> Path:
         verdicts_file = store.directory / "sensitivity_conclusions.csv"
         table.to_csv(verdicts_file, index=False)
         text = toolkit.render_template(
-            TEMPLATE, title=f"{TITLES.get(settings.game, settings.game)}: do the conclusions survive the unprinted data?",
+            TEMPLATE, title=f"{toolkit.game_title(settings.game)}: do the conclusions survive the unprinted data?",
             meta=meta_line(settings, points, directory), description=settings.description or "",
             headlines=headlines(settings, conclusions), verdicts=verdict_rows(conclusions, points, settings),
             inputs=input_rows(settings, morris, points),
@@ -525,64 +427,6 @@ def write_sensitivity_report(directory: Path, out: Path | None = None) -> Path:
             morris_figures=morris_figures, curve_figures=curve_figures, method=method_paragraphs(settings, points),
             files=[verdicts_file.name], files_directory=store.directory.name)
         return toolkit.write(out, text)
-
-
-# --- the verdicts in the main balance report -------------------------------------------------------
-
-@dataclass
-class SensitivityRun:
-    """A sensitivity directory the balance report speaks of: its plan and verdicts, or (when
-    found by default but unusable) only the note why it was ignored."""
-    directory: Path
-    settings: SensitivitySettings | None
-    note: str | None = None
-
-    @property
-    def report(self) -> Path:
-        return self.directory / "report.html"
-
-    def href_from(self, page: Path) -> str | None:
-        """The sensitivity report's address relative to ``page`` (None before it is written)."""
-        if not self.report.is_file():
-            return None
-        return Path(os.path.relpath(self.report.resolve(), Path(page).resolve().parent)).as_posix()
-
-
-def default_sensitivity_directory(game: str) -> Path:
-    """``runs/sensitivity/<game folder>``: where ``courtsim sensitivity GAME`` writes by default."""
-    from sim.core.variants import game_folder
-
-    return Path("runs") / "sensitivity" / game_folder(game)
-
-
-def read_complete_settings(directory: Path, game: str) -> SensitivitySettings:
-    """sensitivity.yaml of a finished study of ``game``; ConfigError naming the file otherwise."""
-    settings = read_settings(directory)
-    path = Path(directory) / SETTINGS
-    if settings.game != game:
-        raise ConfigError(f"{path}: key 'game': expected {game}, the run's game (found {settings.game})")
-    if settings.status != COMPLETE or not settings.conclusions:
-        raise ConfigError(f"{path}: key 'status': expected a complete sensitivity study with its verdicts (found "
-                          f"{settings.status}); run `courtsim sensitivity {game}` again to finish it")
-    return settings
-
-
-def find_sensitivity_run(game: str, directory: Path | None = None, look_for_default: bool = True
-                         ) -> SensitivityRun | None:
-    """The sensitivity run the balance report of a ``game`` run shows. Given ``directory``: it
-    must hold a complete study of that game (else ConfigError). Not given: the default directory
-    when it holds a sensitivity.yaml (one of another game or unfinished gives only a note), else None."""
-    if directory is not None:
-        return SensitivityRun(Path(directory), read_complete_settings(Path(directory), game))
-    if not look_for_default:
-        return None
-    default = default_sensitivity_directory(game)
-    if not (default / SETTINGS).is_file():
-        return None
-    try:
-        return SensitivityRun(default, read_complete_settings(default, game))
-    except ConfigError as error:
-        return SensitivityRun(default, None, f"The sensitivity run in {default} was not used: {error}")
 
 
 def main(arguments: list[str] | None = None) -> int:

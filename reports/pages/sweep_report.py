@@ -15,7 +15,6 @@ screenshot of its top taken in headless Chromium)."""
 from __future__ import annotations
 
 import fnmatch
-import math
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -28,21 +27,18 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from reports.pages import plots, toolkit
-from reports.analysis import targets as targets_module
-from reports.pages.run_report import TITLES, report_write_errors, writable_output
-from reports.pages.comparison_report import (CHROMIUM, RATE, decimals, read_parquet_table, read_study_settings, report_main, number, scale, unit_word, view_in_chromium,
-                                       with_unit)
+from reports.pages.toolkit import report_main, report_write_errors, setting_text, writable_output
+from reports.analysis.studies import read_parquet_table, read_study_settings
+from reports.analysis.targets import MAY_MEET, MEETS, Target, cell_overall, target_band, target_status
+from reports.analysis.units import RATE, digits_for, interval_text, number, scale, unit_word, value_text, with_unit
 from sim.core.engine import ConfigError
 
-__all__ = ["CHROMIUM", "target_status", "view_in_chromium", "write_sweep_report", "main"]
+__all__ = ["write_sweep_report", "main"]
 
 TABLE = "sweep.parquet"
 SETTINGS = "sweep.yaml"
 TEMPLATE = "sweep.html.j2"
 NUMERIC, CATEGORICAL = "numeric", "categorical"
-MEETS, MAY_MEET, MISSES, NOT_MEASURED = (targets_module.MEETS, targets_module.MAY_MEET, targets_module.MISSES,
-                                        targets_module.NOT_MEASURED)
-STATUS_SEVERITY = targets_module.STATUS_SEVERITY
 MAX_HEADLINES = 8
 MAX_LINES = 8            # lines per panel before the rest only go to the CSV
 MAX_LISTED_CELLS = 6     # cells named in the targets sentence
@@ -80,22 +76,6 @@ class Cell(BaseModel):
     run: str | None = None
     games: int | None = None
     printed: bool = False
-
-
-class Target(BaseModel):
-    """A band a metric should lie in: at least / at most / between / within t of the fair share 1/n."""
-    model_config = ConfigDict(extra="ignore")
-    metric: str
-    players: list[int] | None = None
-    pool: str | None = None
-    at_least: float | None = None
-    at_most: float | None = None
-    between: list[float] | None = None
-    fair_share_within: float | None = None
-    change_at_least: float | None = None      # a change target: the paired change from the printed cell
-    change_at_most: float | None = None
-    change_within: float | None = None
-    label: str | None = None
 
 
 class Method(BaseModel):
@@ -154,38 +134,6 @@ def read_table(directory: Path, settings: SweepSettings) -> pd.DataFrame:
 
 
 # --- numbers and values in the designer's words ---------------------------------------------------
-
-def setting_text(value) -> str:
-    """A dimension's value as words: 3 not 3.0, true/false for a switch, "printed rules" for no variant."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "printed rules"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return f"{float(value):g}"
-    return str(value)
-
-
-def digits_for(rows: pd.DataFrame) -> int:
-    """Decimals that show the narrowest interval of ``rows`` (all one unit) with about two figures."""
-    unit = rows["unit"].iloc[0]
-    widths = ((rows["high"] - rows["low"]) * scale(unit)).to_numpy(float)
-    widths = widths[np.isfinite(widths) & (widths > 0)]
-    return decimals(float(widths.min()) if widths.size else float("nan"), 1 if unit == RATE else 0)
-
-
-def value_text(value: float, unit: str, digits: int) -> str:
-    """58.1% for a rate, 48.2 points for a score."""
-    text = number(value * scale(unit), digits)
-    if unit == RATE:
-        return text + "%" if text != "n/a" else text
-    return with_unit(text, unit)
-
-
-def interval_text(low: float, high: float, unit: str, digits: int) -> str:
-    """``[56.0, 60.2]`` in the unit's display scale (percent for rates)."""
-    return f"[{number(low * scale(unit), digits)}, {number(high * scale(unit), digits)}]"
-
 
 def estimate_text(row, digits: int) -> str:
     """``58.1% [56.0, 60.2]``: a cell's estimate and its interval."""
@@ -279,95 +227,6 @@ def ordered_along(rows: pd.DataFrame, dimension: Dimension, order: list) -> pd.D
 
 
 # --- the targets -------------------------------------------------------------------------------------
-
-def target_band(target: Target, n_players: int) -> tuple[float, float]:
-    """The [lowest, highest] value ``target`` allows at ``n_players`` (reports.analysis.targets)."""
-    return targets_module.band(target.model_dump(), n_players)
-
-
-def target_rows(table: pd.DataFrame, target: Target) -> pd.DataFrame:
-    """The rows a target speaks of: its metric (an fnmatch pattern), player counts and pool."""
-    chosen = table["metric"].map(lambda metric: fnmatch.fnmatchcase(str(metric), target.metric))
-    if target.players is not None:
-        chosen &= table["n_players"].isin(target.players)
-    if target.pool is not None:
-        chosen &= table["pool"] == target.pool
-    return table[chosen]
-
-
-def row_status(row, target: Target) -> str:
-    """meets: the interval inside the band; may meet: the estimate inside; misses: the estimate
-    outside (for a change target: the paired change from the printed cell and its interval)."""
-    judged = targets_module.judged_estimate(row._asdict(), target.model_dump())
-    return targets_module.row_status(*judged, target_band(target, int(row.n_players)))
-
-
-def target_name(target: Target, table: pd.DataFrame | None = None) -> str:
-    """The target's label, else its condition in words ("balance ≥ 95.0% at 2 players")."""
-    if target.label:
-        return target.label
-    unit = RATE
-    metric = target.metric
-    if table is not None:
-        rows = target_rows(table, target)
-        # (hand-made rows may lack the words: the pattern and rates then)
-        if not rows.empty and "unit" in rows:
-            unit = rows["unit"].iloc[0]
-        if not rows.empty and "metric_label" in rows and rows["metric"].nunique() == 1:
-            metric = rows["metric_label"].iloc[0]
-
-    def bound(value: float) -> str:
-        return value_text(value, unit, 1 if unit == RATE else 2)
-
-    conditions = []
-    if target.at_least is not None:
-        conditions.append(f"≥ {bound(target.at_least)}")
-    if target.at_most is not None:
-        conditions.append(f"≤ {bound(target.at_most)}")
-    if target.between is not None and len(target.between) == 2:
-        conditions.append(f"between {bound(min(target.between))} and {bound(max(target.between))}")
-    if target.fair_share_within is not None:
-        within = with_unit(number(target.fair_share_within * scale(unit), 1), unit)
-        conditions.append(f"within {within} of the fair share 1/n")
-    if target.change_within is not None:
-        within = with_unit(number(abs(target.change_within) * scale(unit), 1), unit)
-        conditions.append(f"within {within} of the printed rules'")
-    for key, word in (("change_at_least", "≥"), ("change_at_most", "≤")):
-        if getattr(target, key) is not None:
-            change = with_unit(number(getattr(target, key) * scale(unit), 1, sign=True), unit)
-            conditions.append(f"changed {word} {change} from the printed rules")
-    where = (f" at {', '.join(str(n) for n in target.players)} players" if target.players else "") + (
-        f" ({target.pool})" if target.pool else "")
-    return f"{metric} {' and '.join(conditions) or '(no condition)'}{where}"
-
-
-def target_status(table: pd.DataFrame, targets: list[dict]) -> pd.DataFrame:
-    """Each cell's status against each target (columns cell, pool, target, status): "meets" when
-    every matching row's interval lies inside the target's band, "may meet" when every estimate
-    does but some interval reaches out, "misses" when some estimate lies outside ("not measured"
-    when the cell has no finite estimate for it). A target's metric may be an fnmatch pattern
-    (``*_player_win_rate``); players / pool null means all; ``fair_share_within: t`` is the band
-    1/n ± t. A cell of another pool than the target's is left out of that target."""
-    records = []
-    cells = table[["cell", "pool"]].drop_duplicates("cell")
-    for entry in targets:
-        target = entry if isinstance(entry, Target) else Target.model_validate(entry)
-        name = target_name(target, table)
-        rows = target_rows(table, target)
-        statuses = {cell: max((row_status(row, target) for row in part.itertuples()), key=STATUS_SEVERITY.get)
-                    for cell, part in rows.groupby("cell", sort=False)}
-        for cell in cells.itertuples():
-            if target.pool is not None and cell.pool != target.pool:
-                continue
-            records.append({"cell": cell.cell, "pool": cell.pool, "target": name,
-                            "status": statuses.get(cell.cell, NOT_MEASURED)})
-    return pd.DataFrame(records, columns=["cell", "pool", "target", "status"])
-
-
-def cell_overall(statuses: pd.DataFrame) -> pd.Series:
-    """Each cell's worst status over every target that applies to it."""
-    return statuses.groupby("cell", sort=False)["status"].agg(lambda column: max(column, key=STATUS_SEVERITY.get))
-
 
 def targets_sentence(statuses: pd.DataFrame, table: pd.DataFrame, settings: SweepSettings) -> str | None:
     """"3 of 12 cells meet every target: own_cubes = 2, ..." (None without targets)."""
@@ -780,7 +639,7 @@ def write_sweep_report(directory: Path, out: Path | None = None) -> Path:
             files.append("sweep_targets.csv")
         target_names, target_table = status_rows(statuses, table, settings) if not statuses.empty else ([], [])
         text = toolkit.render_template(
-            TEMPLATE, title=f"{TITLES.get(settings.game, settings.game)} balance sweep",
+            TEMPLATE, title=f"{toolkit.game_title(settings.game)} balance sweep",
             meta=meta_line(settings, table, directory), description=settings.description,
             headlines=headlines(table, settings, statuses), dimensions=dimension_views(settings, table),
             target_names=target_names, target_rows=target_table, line_figures=line_figures, heat_maps=heat_maps,

@@ -27,14 +27,13 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from reports.pages import plots, toolkit
+from reports.pages.toolkit import report_main, report_write_errors, setting_text, writable_output
 from reports.analysis import targets as targets_module
-from reports.pages.run_report import TITLES, report_write_errors, writable_output
-from reports.pages.comparison_report import (CHROMIUM, RATE, number, read_parquet_table, read_study_settings, report_main,
-                                       scale, unit_word, view_in_chromium, with_unit)
-from reports.pages.sweep_report import digits_for, interval_text, setting_text, value_text
+from reports.analysis.studies import read_parquet_table, read_study_settings
+from reports.analysis.units import RATE, digits_for, interval_text, number, scale, unit_word, value_text, with_unit
 from sim.core.engine import ConfigError
 
-__all__ = ["CHROMIUM", "view_in_chromium", "write_tuning_report", "main"]
+__all__ = ["write_tuning_report", "main"]
 
 SETTINGS = "tuning.yaml"
 TABLE = "tuning.parquet"
@@ -711,7 +710,7 @@ def write_tuning_report(directory: Path, out: Path | None = None) -> Path:
         overview, by_parameter = add_figures(store, candidates, settings, unit)
         files = write_tables(store.directory, candidates, estimates, settings)
         text = toolkit.render_template(
-            TEMPLATE, title=f"{TITLES.get(settings.game, settings.game)} rule tuning",
+            TEMPLATE, title=f"{toolkit.game_title(settings.game)} rule tuning",
             meta=meta_line(settings, candidates, directory), description=settings.description,
             headlines=headlines(settings, candidates, estimates), space=space_views(settings),
             targets=target_views(settings), pareto=pareto_rows(candidates, settings, unit),

@@ -97,3 +97,13 @@ def limit_numba_to_one_thread() -> None:
         numba.set_num_threads(1)
     except (ImportError, ValueError, RuntimeError):
         pass
+
+
+def bench_each_bot(engine: GameEngine, setup: GameSetup, game: str, players: int, seed: int,
+                   games: int | None) -> dict[str, dict]:
+    """``--each-bot``: every bot of the game (search ones too), each in every seat alike."""
+    from strategies.bots import BotCatalogue, resolve_bots  # strategies imports sim: one-way at load
+
+    names = BotCatalogue().names(game)
+    return {name: bench_bots(engine, setup, game, players, resolve_bots(game, [name] * players), seed, games)
+            for name in names}

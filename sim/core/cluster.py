@@ -292,3 +292,11 @@ def scheduler_lost(error: BaseException) -> bool:
     from distributed.comm.core import CommClosedError
     names = {"CancelledError", "FutureCancelledError"}
     return isinstance(error, (CommClosedError, OSError, TimeoutError)) or type(error).__name__ in names
+
+
+def on_cluster(option: str | None, file_address: str | None = None, file_path=None):
+    """Where a command's runs play: its --cluster option, else its file's ``cluster:``, else this
+    machine (:func:`using_cluster`)."""
+    if option is not None:
+        return using_cluster(option, "--cluster")
+    return using_cluster(file_address, f"{file_path}: key 'cluster'")

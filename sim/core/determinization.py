@@ -6,11 +6,13 @@ canonical order -- so the redeal depends only on *which* cards are unseen, never
 really are -- shuffled from the seat's own search stream, and dealt back keeping every public
 count (each opponent's hand size, each deck's size). The games' own modules say which zones
 are hidden; these kernels do the counting, pooling and dealing for a hand matrix
-``hands[player, kind]`` (cards held, by kind).
+``hands[player, kind]`` (cards held, by kind) and a deck's cards ``deck[first:last]``, and re-key
+the copy's random streams.
 """
 import numpy as np
 
 from sim.core.kernels import game_kernel, kernel
+from sim.core.random_streams import splitmix64
 
 
 @kernel  # allocates the result
@@ -64,3 +66,34 @@ def deal_opponents_hands(hands, player, n_players, n_kinds, pool, dealt):
                 hands[other, pool[dealt]] += 1
                 dealt += 1
     return dealt
+
+
+@game_kernel
+def count_unseen_cards(hands, player, n_players, n_kinds, deck, first, last, counts):
+    """counts[kind] = the cards of that kind in every hand but ``player``'s and in
+    ``deck[first:last]``: what the seat cannot see of one sort of card."""
+    counts[:] = 0
+    count_opponents_hands(hands, player, n_players, n_kinds, counts)
+    for index in range(first, last):
+        counts[deck[index]] += 1
+
+
+@game_kernel
+def deal_unseen_cards(hands, player, n_players, n_kinds, deck, first, last, pool):
+    """Deal the shuffled ``pool`` back as ``count_unseen_cards`` counted it: every hand but
+    ``player``'s (its size kept), then ``deck[first:last]``; returns the cards dealt."""
+    dealt = deal_opponents_hands(hands, player, n_players, n_kinds, pool, 0)
+    for index in range(first, last):
+        deck[index] = pool[dealt]
+        dealt += 1
+    return dealt
+
+
+@game_kernel
+def rekey_streams(streams, base, k):
+    """Fresh, unknown randomness for rollout k: every stream keyed from (base, k, source). The
+    streams are counter-based, so a copied state would otherwise replay the real future draws."""
+    n_sources = streams.shape[0]
+    for source in range(n_sources):
+        streams[source, 0] = splitmix64(base ^ splitmix64(np.uint64(k * n_sources + source)))
+        streams[source, 1] = np.uint64(0)

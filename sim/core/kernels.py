@@ -1,7 +1,8 @@
 """How courtsim compiles game kernels, and small helpers they share.
 
 ``kernel`` is ``njit(cache=True)``; ``inline_kernel`` also inlines the function into its callers
-(for tiny helpers called everywhere). Game state and data are array records passed as one
+(for tiny helpers called everywhere). Both games use these decorators and helpers; neither keeps
+copies of its own. Game state and data are array records passed as one
 pointer (sim/core/records.py). Kernels avoid allocating in the game loop: they use the scratch
 arrays of the state instead of ``np.zeros`` (an allocation costs tens of nanoseconds).
 
@@ -18,6 +19,11 @@ costs an atomic increment/decrement pair (~6-8 ns), thousands of times per game:
 the division-by-zero checks (the rules never divide by zero). A kernel that allocates (``np.zeros``,
 ``.copy()``, building a record) must stay a ``kernel``; calling either kind from the other is fine.
 
+``allocating_kernel`` is a ``kernel`` with reference counting switched on explicitly, for a
+function that allocates and is called from ``game_kernel`` code (the search bots' entry points):
+an option a decorator leaves unset is inherited from the caller numba is compiling, so a plain
+``kernel`` called from a ``game_kernel`` would be compiled without reference counting too.
+
 Under ``NUMBA_DISABLE_JIT=1`` all are plain Python functions.
 """
 from numba import njit
@@ -26,6 +32,7 @@ kernel = njit(cache=True)
 inline_kernel = njit(cache=True, inline="always")
 game_kernel = njit(cache=True, _nrt=False, error_model="numpy")
 inline_game_kernel = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+allocating_kernel = njit(cache=True, _nrt=True)
 
 
 @inline_kernel
@@ -40,6 +47,14 @@ def copy_into_2d(destination, source):
     for row in range(source.shape[0]):
         for column in range(source.shape[1]):
             destination[row, column] = source[row, column]
+
+
+@inline_kernel
+def copy_into_3d(destination, source):
+    for layer in range(source.shape[0]):
+        for row in range(source.shape[1]):
+            for column in range(source.shape[2]):
+                destination[layer, row, column] = source[layer, row, column]
 
 
 @inline_kernel

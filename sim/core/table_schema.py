@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
+from sim.core.engine import ConfigError
 
 # index type of every dictionary column: one Arrow type for all chunks and both games
 DICTIONARY_INDEX = pa.int32()
@@ -216,3 +217,14 @@ def placements(scores: np.ndarray, n_players: int) -> np.ndarray:
     per_game = np.asarray(scores).reshape(-1, n_players)
     higher = (per_game[:, None, :] > per_game[:, :, None]).sum(axis=2)
     return (1 + higher).reshape(-1).astype(np.int32)
+
+
+def game_schemas(engine, game_file=None, table: str | None = None) -> list[TableSchema]:
+    """The schemas of every table ``engine`` writes (or of ``table``), with labels from its game
+    file (``courtsim tables``); ConfigError for an engine without them or an unknown table."""
+    if not hasattr(engine, "table_schemas"):
+        raise ConfigError(f"{engine.name}: the engine declares no table columns (expected a table_schemas method)")
+    schemas = engine.table_schemas(engine.load_setup(str(game_file) if game_file else None))
+    if table is not None and table not in schemas:
+        raise ConfigError(f"--table: expected one of {', '.join(schemas)}, found {table!r}")
+    return [schemas[table]] if table else list(schemas.values())

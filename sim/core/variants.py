@@ -102,8 +102,9 @@ class Variant:
 # ----------------------------------------------------------------------------- finding files
 
 def game_folder(game: str) -> str:
-    """``louis-xiv`` -> ``louis_xiv`` (the folder name of configs/variants/ and configs/bots/)."""
-    return game.replace("-", "_")
+    """The game's folder name in configs/variants/, configs/bots/ and configs/sensitivity/, as its
+    descriptor declares it (``louis_xiv``); ConfigError for an unknown game."""
+    return registry.descriptor(game).folder
 
 
 def library_names(game: str) -> list[str]:
@@ -372,3 +373,19 @@ def override_rows(variant: Variant, engine, game_file: str | None = None) -> tup
     rule_rows = [{"name": name, "printed": printed_rules.get(name, "(absent)"), "value": value}
                  for name, value in variant.rules.items()]
     return rows, rule_rows
+
+
+def listed_variants(game: str | None = None) -> list[tuple[str, Variant]]:
+    """``courtsim variants list``: (game, variant) of every variant in configs/variants/ of
+    ``game`` (None: of every game); ConfigError for an unknown game."""
+    games = [registry.check_game(game)] if game else registry.known_games()
+    return [(name, load_variant(variant_name, name)) for name in games for variant_name in library_names(name)]
+
+
+def shown_variant(name_or_path: str, game: str | None = None) -> tuple[Variant, list[dict], list[dict]]:
+    """``courtsim variants show``: the variant (refused here if it does not load) with its
+    override rows and rule rows (:func:`override_rows`)."""
+    variant = load_variant(name_or_path, game)
+    engine = registry.get_engine(variant.game)
+    load_setup(engine, None, variant)
+    return (variant, *override_rows(variant, engine))

@@ -14,14 +14,17 @@ Rule switches (rules §7.1):
   The country card just stands in for the second assassin. Recorded with card_type 3 (mixed).
 """
 
+from sim.core.kernels import game_kernel
 from sim.core.random_streams import below
-from strategies.heads_of_state.decide import D_BPLAY, D_END_REFILL, D_PAY, D_REFILL, choose
+from strategies.heads_of_state.decide import choose
+from sim.heads_of_state.betrayal_targets import is_opponent_noble
 from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY, R_OPTION2_REFILL
+from sim.heads_of_state.decisions import D_BPLAY, D_END_REFILL, D_PAY, D_REFILL
 from sim.heads_of_state.events import (EV_BAG, EV_BPLAY, EV_KILL, EV_LEAVE_EMPTY, K_BETRAYAL_N,
                                        K_OVERFLOW, OVERFLOW_BETRAYALS, OVERFLOW_MOVES, trace)
 from sim.heads_of_state.nobles import can_pay, place_noble, raise_noble
 from sim.heads_of_state.refill_plan import list_deferred_refills, list_plan_payments, plan_with_target
-from sim.heads_of_state.state import (kernel, STAT_KILLS, ASSASSIN, CAPITAL, N_RANKS, RNG_ASSASSIN_BAG, S_GAME_INDEX,
+from sim.heads_of_state.state import (STAT_KILLS, ASSASSIN, CAPITAL, N_RANKS, RNG_ASSASSIN_BAG, S_GAME_INDEX,
                                       S_LEFT_EMPTY, S_ROUND)
 from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_A, B_CARD_B,
                                        B_CARD_TYPE, B_CARDS_SPENT, B_COUNTRY, B_GAME_INDEX,
@@ -30,14 +33,14 @@ from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_
 CARD_ASSASSIN, CARD_SINGLE_COUNTRY, CARD_DOUBLE_COUNTRY, CARD_MIXED = 0, 1, 2, 3   # tables.py card_type
 
 
-@kernel
+@game_kernel
 def assassination_succeeds(state, data):
     """§4.4 step 3 -- the assassin odds: draw one cube uniformly from a bag holding ``own_cubes``
     cubes of the active player and ``target_cubes`` of the target's owner; own cube = success."""
     return below(state.streams, RNG_ASSASSIN_BAG, data.own_cubes + data.target_cubes) < data.own_cubes
 
 
-@kernel
+@game_kernel
 def can_refill(state, data, context, player, box):
     """p could raise a noble in ``box`` once it is vacated (a rank the box shows, tile, payment)."""
     ranks = data.box_ranks[box]
@@ -48,7 +51,7 @@ def can_refill(state, data, context, player, box):
     return False
 
 
-@kernel
+@game_kernel
 def list_betrayal_plays(state, data, context, player, left_empty):
     """§4.4 step 2: every (target box, cards) p may play now, plus a final 'stop' row.
     Province: exactly 1 assassin or 1 card usable for its country; capital: exactly 2 assassins or
@@ -79,8 +82,7 @@ def list_betrayal_plays(state, data, context, player, left_empty):
         moves[0, 2] = -1
         return 1
     for box in range(box_owner.shape[0]):
-        owner = box_owner[box]
-        if owner < 0 or owner == player or targeted[box] != 0:
+        if not is_opponent_noble(box_owner, player, box) or targeted[box] != 0:
             continue
         if deferred:
             if not plan_with_target(state, data, context, player, box):        # Q8 deferred
@@ -135,7 +137,7 @@ def list_betrayal_plays(state, data, context, player, left_empty):
     return n + 1
 
 
-@kernel
+@game_kernel
 def card_kind(data, t):
     if t == ASSASSIN:
         return CARD_ASSASSIN
@@ -143,7 +145,7 @@ def card_kind(data, t):
     return CARD_SINGLE_COUNTRY if (m & (m - 1)) == 0 else CARD_DOUBLE_COUNTRY
 
 
-@kernel
+@game_kernel
 def kill_noble(state, data, context, box):
     """§4.4 step 5 / §4.7: the tile goes face down onto the region's hexagon; the box is empty."""
     owner = state.box_owner[box]
@@ -156,7 +158,7 @@ def kill_noble(state, data, context, box):
     trace(context.counters, context.trace, EV_KILL, owner, box, rank)
 
 
-@kernel
+@game_kernel
 def refill_now(state, data, context, player, box, left_empty):
     """§4.4 step 3, Q8 interleaved: right after the kill, refill ``box`` or (if no other box was left
     empty) leave it empty. Returns 1 if refilled."""
@@ -177,7 +179,7 @@ def refill_now(state, data, context, player, box, left_empty):
     return 0
 
 
-@kernel
+@game_kernel
 def refill_at_end(state, data, context, player, first_row):
     """§4.4 step 3, Q8 deferred: after the last play, refill vacated boxes one at a time (each
     refill and its payment keep a plan for the rest) until at most one is empty and p stops; then
@@ -203,7 +205,7 @@ def refill_at_end(state, data, context, player, first_row):
             trace(context.counters, context.trace, EV_LEAVE_EMPTY, player, box, 0)
 
 
-@kernel
+@game_kernel
 def play_kind(data, card_a, card_b):
     """tables.py card_type of a play: assassin(s), single-country card(s), >= 1 double-country
     card, or (Q9 switch) mixed assassin + country card."""
@@ -215,7 +217,7 @@ def play_kind(data, card_a, card_b):
     return kind
 
 
-@kernel
+@game_kernel
 def betrayal_plays(state, data, context, player):
     """§4.4 steps 2-3: plays one after the other; refills interleaved (Q8 default, Q33) or, with
     option2_refill = deferred, all after the last play."""
@@ -225,7 +227,7 @@ def betrayal_plays(state, data, context, player):
     continue_betrayal_plays(state, data, context, player, context.counters[K_BETRAYAL_N])
 
 
-@kernel
+@game_kernel
 def continue_betrayal_plays(state, data, context, player, first_row):
     """The play loop of :func:`betrayal_plays`; everything it carries between plays is in the state
     (targeted, vacated, S_LEFT_EMPTY), so a search bot can continue it on a copy. ``first_row``:

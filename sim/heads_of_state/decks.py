@@ -4,15 +4,16 @@
 (turn.py) then runs the round change (round_end.py, §5) and repeats the interrupted take.
 """
 
+from sim.core.kernels import game_kernel
 from sim.core.random_streams import shuffle
 from sim.heads_of_state.data import R_BETRAYAL_RESHUFFLE
 from sim.heads_of_state.events import EV_BRESHUFFLE, W_COUNTS, trace
-from sim.heads_of_state.state import (kernel, N_CHAR_TYPES, REVOLUTION, RNG_BETRAYAL_DECK,
+from sim.heads_of_state.state import (N_CHAR_TYPES, REVOLUTION, RNG_BETRAYAL_DECK,
                                       RNG_CHARACTER_DECK, S_BDECK_N, S_DECK_N, S_N_PLAYERS, S_REV_N,
                                       S_SET_ASIDE_N)
 
 
-@kernel
+@game_kernel
 def build_character_decks(state, data, context):
     """§3 steps 2-5 and §5.2 step 3b-c: every character card not in a hand (player-count-removed
     cards stay out) is shuffled into the regular deck; its top ``rev_cards`` cards plus the
@@ -53,7 +54,7 @@ def build_character_decks(state, data, context):
     state.scal[S_DECK_N] = k
 
 
-@kernel
+@game_kernel
 def draw_character_card(state):
     """§4.6: the regular deck while it has cards, then the revolution deck. May return REVOLUTION."""
     if state.scal[S_DECK_N] > 0:
@@ -65,7 +66,7 @@ def draw_character_card(state):
     return -1
 
 
-@kernel
+@game_kernel
 def return_set_aside(state):
     """§4.5 step 1: shuffle the Option 1b set-aside cards back into the regular deck."""
     n = state.scal[S_SET_ASIDE_N]
@@ -83,7 +84,7 @@ def return_set_aside(state):
     shuffle(state.streams, RNG_CHARACTER_DECK, state.deck, k)
 
 
-@kernel
+@game_kernel
 def reshuffle_betrayal_discards(state, context):
     """§4.6: the betrayal discard pile becomes the new betrayal deck."""
     k = state.scal[S_BDECK_N]
@@ -99,7 +100,7 @@ def reshuffle_betrayal_discards(state, context):
     trace(context.counters, context.trace, EV_BRESHUFFLE, k, 0, 0)
 
 
-@kernel
+@game_kernel
 def total(counts):
     n = 0
     for i in range(counts.shape[0]):
@@ -107,12 +108,12 @@ def total(counts):
     return n
 
 
-@kernel
+@game_kernel
 def betrayal_drawable(state):
     return state.scal[S_BDECK_N] > 0 or total(state.bdiscard) > 0
 
 
-@kernel
+@game_kernel
 def draw_betrayal_card(state, context):
     """Top betrayal card, or -1 if deck and discards are both empty (Q26/Q29).
     Q26 default (when_deck_empties): the discards are reshuffled the moment the last card leaves
@@ -128,7 +129,7 @@ def draw_betrayal_card(state, context):
     return card
 
 
-@kernel
+@game_kernel
 def refill_betrayal_display(state, context):
     """§4.5 step 3 / §3 step 6: fill empty betrayal display slots from the betrayal deck."""
     for slot in range(state.bdisplay.shape[0]):
@@ -136,7 +137,7 @@ def refill_betrayal_display(state, context):
             state.bdisplay[slot] = draw_betrayal_card(state, context)
 
 
-@kernel
+@game_kernel
 def setup_betrayal_deck(state, data, context):
     """§3 step 6: shuffle the betrayal cards, reveal 2."""
     n = data.bdeck_init.shape[0]

@@ -1,11 +1,11 @@
-"""Trace events (integer codes, decoded by ``engine.replay``) and the per-chunk context.
+"""Trace events (integer codes, decoded by replay.py) and the per-chunk context.
 
 A traced event is 4 int64 values: (code, a, b, c). Tracing is on when ``context.counters[K_TRACE_ON]``
 is 1; the kernel never builds strings. ``EVENT_FORMATS`` (Python) says how to print each code.
 """
 from collections import namedtuple
 
-from sim.heads_of_state.state import kernel
+from sim.core.kernels import game_kernel
 
 (EV_GAME_START, EV_ROUND_START, EV_TURN, EV_TAKE_DISPLAY, EV_TAKE_DECK, EV_REFRESH, EV_RAISE,
  EV_COURTESAN, EV_HEXAGON, EV_SQUARE, EV_LARGE, EV_BTAKE_DISPLAY, EV_BTAKE_DECK, EV_BPLAY,
@@ -73,7 +73,7 @@ DISPLAYS_DEALT, DISPLAYS_REFRESHED, DISPLAYS_REFILLED = range(3)
 DISPLAY_BITS, BETRAYAL_DISPLAY_BITS = 4, 10
 
 
-@kernel
+@game_kernel
 def trace_displays(state, context, when):
     """Log both displays (EV_DISPLAYS). Callers test ``context.counters[K_TRACE_ON]`` first, so a
     production run pays one compare per call site."""
@@ -86,7 +86,7 @@ def trace_displays(state, context, when):
     trace(context.counters, context.trace, EV_DISPLAYS, display, betrayal, when)
 
 
-@kernel
+@game_kernel
 def trace(counters, events, code, a, b, c):
     """Append one event (code, a, b, c) when tracing; a no-op in production runs.
     Called as ``trace(context.counters, context.trace, ...)``: leaf helpers take arrays, not the whole

@@ -1,11 +1,11 @@
 """Rule invariants checked after every turn (used by the property tests; cheap enough to run
 on thousands of games). ``check_state`` returns 0 or the code of the first violated invariant."""
-from numba import njit
 
+from sim.core.kernels import game_kernel, kernel
 from sim.heads_of_state.kernel import record_game, setup_game
 from sim.heads_of_state.state import (N_CHAR_TYPES, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, REVOLUTION,
                                       S_BDECK_N, S_DECK_N, S_GAME_OVER, S_N_PLAYERS, S_REV_N,
-                                      S_ROUND, S_SET_ASIDE_N, kernel, new_state)
+                                      S_ROUND, S_SET_ASIDE_N, new_state)
 from sim.heads_of_state.turn import play_turn
 
 (OK, BAD_TILES, BAD_BOX_RANK, BAD_NOBLE_CARDS, BAD_SCORE_SUM, BAD_CHAR_CARDS, BAD_BETRAYAL_CARDS,
@@ -18,7 +18,7 @@ INVARIANT_NAMES = ("ok", "tiles not conserved (32 per player: supply + board + h
                    "negative count")
 
 
-@kernel
+@game_kernel
 def check_state(state, data, end_of_turn):
     n_players = state.scal[S_N_PLAYERS]
     # tiles: supply + living nobles + dead tiles == tiles per colour (§1.2)
@@ -108,7 +108,7 @@ def check_state(state, data, end_of_turn):
     return OK
 
 
-@njit(cache=True)
+@kernel
 def play_checked(data, context, n_players, seed, first_game, n_games, errors):
     """Like kernel.play_chunk_kernel, checking the invariants after setup and after every turn.
     errors[row] = first violated invariant (0 = none)."""

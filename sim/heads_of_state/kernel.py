@@ -1,14 +1,14 @@
 """The chunk loop: one compiled call plays games first_game .. first_game+n_games-1, each from
 its own random streams (seed, game index, source), and fills the output blocks of ``context``."""
-from numba import njit
 
+from sim.core.kernels import game_kernel, kernel
 from sim.core.random_streams import ONE, draw_at, index_below, seed_streams, stream_key, unit_float
 from sim.heads_of_state.data import R_RANDOM_START_PLAYER
 from sim.heads_of_state.decks import build_character_decks, setup_betrayal_deck
 from sim.heads_of_state.events import (DISPLAYS_DEALT, EV_GAME_END, EV_GAME_START, EV_ROUND_START, EV_SCORE,
                                        EV_STARTING_POINTS, K_TRACE_ON, trace, trace_displays)
 from sim.heads_of_state.scoring import add_score, find_winners
-from sim.heads_of_state.state import (kernel, N_STATS, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, RNG_START_PLAYER,
+from sim.heads_of_state.state import (N_STATS, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, RNG_START_PLAYER,
                                       S_ACTIVE, S_GAME_INDEX, S_GAME_OVER, S_GAME_ROW, S_N_PLAYERS, S_ROUND,
                                       S_START_SEAT, SRC_START, clear_state, new_state)
 from sim.heads_of_state.tables import (G_FIRST_START_SEAT, G_FIRST_WINNER, G_GAME_INDEX, G_N_PLAYERS, G_ROUND_END_STEP,
@@ -21,7 +21,7 @@ from sim.heads_of_state.turn import play_turn
 MAX_TURNS = 5000   # safety net; a game has ~100-150 turns
 
 
-@kernel
+@game_kernel
 def choose_start_player(context, n_players, seed, game_index):
     """§3 step 11: "choose the start player at random": one draw of the game's own start-player
     source, so the draw shifts no other source's draws. Seat 0 with the rule switch
@@ -32,7 +32,7 @@ def choose_start_player(context, n_players, seed, game_index):
     return index_below(unit_float(draw_at(key, ONE)), n_players)
 
 
-@kernel
+@game_kernel
 def setup_game(state, data, context, n_players, seed, game_index, row):
     """§3: empty board, noble card piles, decks, displays; the start player; round 1589."""
     clear_state(state)
@@ -57,7 +57,7 @@ def setup_game(state, data, context, n_players, seed, game_index, row):
         trace_displays(state, context, DISPLAYS_DEALT)
 
 
-@kernel
+@game_kernel
 def score_starting_points(state, data, context, n_players, start_seat):
     """A designer's start-player compensation (game file starting_points; all 0 in the printed
     game, which has only the first-turn takes of §4.1): points by place after the start player."""
@@ -69,7 +69,7 @@ def score_starting_points(state, data, context, n_players, start_seat):
             trace(context.counters, context.trace, EV_STARTING_POINTS, seat, points, 0)
 
 
-@kernel
+@game_kernel
 def play_game(state, data, context):
     """Turns until the 1789 revolution card (§5.3: exactly three rounds). Returns False if the
     safety net tripped (never expected)."""
@@ -80,7 +80,7 @@ def play_game(state, data, context):
     return False
 
 
-@kernel
+@game_kernel
 def record_game(state, data, context, seed, row):
     n_players = state.scal[S_N_PLAYERS]
     mask, first, code = find_winners(state, context)
@@ -124,7 +124,7 @@ def record_game(state, data, context, seed, row):
     trace(context.counters, context.trace, EV_GAME_END, mask, first, code)
 
 
-@njit(cache=True)
+@kernel
 def play_chunk_kernel(data, context, n_players, seed, first_game, n_games):
     """Play a chunk of games; returns the number of games whose safety net tripped (0 expected)."""
     state = new_state(data)

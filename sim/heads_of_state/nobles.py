@@ -1,15 +1,17 @@
 """Raising a noble (§4.3): paying the recipe (§1.4), placing the tile, taking the noble card and
 the immediate scoring checks (hexagon, square, large round token; order Q18)."""
 
-from strategies.heads_of_state.decide import D_PAY, choose
+from sim.core.kernels import game_kernel
+from strategies.heads_of_state.decide import choose
 from sim.heads_of_state.data import R_COURTESAN_ONLY_MISSING
+from sim.heads_of_state.decisions import D_PAY
 from sim.heads_of_state.recipes import can_pay_hand
 from sim.heads_of_state.events import EV_COURTESAN, EV_NO_CARD, EV_RAISE, trace
 from sim.heads_of_state.scoring import take_hexagon_token, take_large_token, take_square_token
-from sim.heads_of_state.state import kernel, COURTESAN, N_ATTRIBUTES, N_RANKS, STAT_COURTESANS
+from sim.heads_of_state.state import COURTESAN, N_ATTRIBUTES, N_RANKS, STAT_COURTESANS
 
 
-@kernel
+@game_kernel
 def list_payments(state, data, context, player, rank):
     """§1.4 legal ways to pay ``rank``: -1 = the exact recipe; a = a courtesan replaces attribute a
     (at most one courtesan, none for baron/king; Q14 switch: only for an attribute not in hand).
@@ -39,19 +41,19 @@ def list_payments(state, data, context, player, rank):
     return n
 
 
-@kernel
+@game_kernel
 def can_pay(state, data, context, player, rank):
     return can_pay_hand(state.hand, data.recipe, data.courtesan_ok, player, rank)
 
 
-@kernel
+@game_kernel
 def can_raise(state, data, context, player, box, rank):
     """§4.3 preconditions: empty box showing ``rank``, a tile in supply (Q13), payable."""
     return (state.box_owner[box] < 0 and (data.box_ranks[box] >> rank) & 1 == 1
             and state.tiles[player, rank] > 0 and can_pay(state, data, context, player, rank))
 
 
-@kernel
+@game_kernel
 def list_raises(state, data, context, player):
     """Option 1 step 2: every (empty box, rank) p can raise now, plus a final 'stop' row."""
     moves = context.moves
@@ -83,7 +85,7 @@ def list_raises(state, data, context, player):
     return n + 1
 
 
-@kernel
+@game_kernel
 def pay_recipe(state, data, player, rank, replaced):
     """§4.3 step 1: discard one card per recipe attribute (a courtesan instead of ``replaced``)."""
     recipe = data.recipe
@@ -96,7 +98,7 @@ def pay_recipe(state, data, player, rank, replaced):
             discard[card] += 1
 
 
-@kernel
+@game_kernel
 def raise_noble(state, data, context, player, box, rank):
     """§4.3 steps 1-5 for a raise the caller checked with ``can_raise`` (the player picks the payment)."""
     n = list_payments(state, data, context, player, rank)
@@ -104,7 +106,7 @@ def raise_noble(state, data, context, player, box, rank):
     place_noble(state, data, context, player, box, rank, replaced)
 
 
-@kernel
+@game_kernel
 def place_noble(state, data, context, player, box, rank, replaced):
     """§4.3 steps 1-5 with the payment already chosen (``replaced``: attribute a courtesan replaces
     or -1 = the exact recipe)."""

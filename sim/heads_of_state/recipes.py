@@ -1,9 +1,10 @@
 """The noble table's card combinations (rules §1.4), shared by the rules (nobles.py) and the
-bots (bots.py), which both ask whether a hand can pay for a rank."""
-from sim.heads_of_state.state import COURTESAN, N_ATTRIBUTES, kernel
+greedy (strategies/heads_of_state/greedy.py), which both ask whether a hand can pay for a rank."""
+from sim.core.kernels import game_kernel
+from sim.heads_of_state.state import COURTESAN, N_ATTRIBUTES
 
 
-@kernel
+@game_kernel
 def can_pay_hand(hand, recipe, courtesan_ok, player, rank):
     """§1.4: p's hand covers the recipe of ``rank``, with at most one courtesan where allowed."""
     missing = 0

@@ -14,9 +14,10 @@ hold at most ~6 boxes (one kill per betrayal card, <= 5 cards), and card payment
 It works on the scratch rows W_PLAN_* of the context (kernels do not allocate).
 """
 
+from sim.core.kernels import game_kernel
 from sim.heads_of_state.data import R_COURTESAN_ONLY_MISSING
 from sim.heads_of_state.events import W_PLAN_HAND, W_PLAN_MASK, W_PLAN_OPTION, W_PLAN_TILES
-from sim.heads_of_state.state import kernel, COURTESAN, N_ATTRIBUTES, N_CHAR_TYPES, N_RANKS
+from sim.heads_of_state.state import COURTESAN, N_ATTRIBUTES, N_CHAR_TYPES, N_RANKS
 
 # option o of a plan level: o = rank * PAY_CHOICES + replaced + 1 (replaced = -1: exact recipe);
 # o = LEAVE_EMPTY: the box is the one left empty
@@ -24,7 +25,7 @@ PAY_CHOICES = N_ATTRIBUTES + 1
 LEAVE_EMPTY = N_RANKS * PAY_CHOICES
 
 
-@kernel
+@game_kernel
 def payment_fits(hand, data, strict, rank, replaced):
     """§1.4 (same legality as nobles.list_payments) for a hand row: the exact recipe
     (``replaced`` = -1), or one courtesan instead of attribute ``replaced`` (not for baron/king;
@@ -41,7 +42,7 @@ def payment_fits(hand, data, strict, rank, replaced):
     return True
 
 
-@kernel
+@game_kernel
 def pay_hand(hand, data, rank, replaced, sign):
     """Take (sign = -1) or give back (sign = +1) the cards of a payment in a hand row."""
     recipe = data.recipe
@@ -50,7 +51,7 @@ def pay_hand(hand, data, rank, replaced, sign):
             hand[COURTESAN if a == replaced else a] += sign
 
 
-@kernel
+@game_kernel
 def load_plan(state, data, context, player, skip_box, extra_mask):
     """Fill the plan rows: the rank masks of the boxes vacated this turn and still empty (except
     ``skip_box``), plus ``extra_mask`` (the target's box) if >= 0; p's hand and tiles.
@@ -73,7 +74,7 @@ def load_plan(state, data, context, player, skip_box, extra_mask):
     return n
 
 
-@kernel
+@game_kernel
 def option_fits(data, hand, tiles, mask, o, empties, strict):
     if o == LEAVE_EMPTY:
         return empties == 0                       # §4.4 step 3: at most one box left empty
@@ -82,7 +83,7 @@ def option_fits(data, hand, tiles, mask, o, empties, strict):
                                                                           o % PAY_CHOICES - 1)
 
 
-@kernel
+@game_kernel
 def plan_exists(data, context, n):
     """Depth-first search for a refill plan of the ``n`` loaded boxes leaving at most one empty.
     Leaves the plan rows in an undefined state (callers reload them with ``load_plan``)."""
@@ -123,13 +124,13 @@ def plan_exists(data, context, n):
     return False
 
 
-@kernel
+@game_kernel
 def plan_with_target(state, data, context, player, box):
     """Q8 deferred, before a play on ``box``: a refill plan exists for (vacated boxes + box)."""
     return plan_exists(data, context, load_plan(state, data, context, player, -1, data.box_ranks[box]))
 
 
-@kernel
+@game_kernel
 def refill_keeps_plan(state, data, context, player, box, rank, replaced):
     """Q8 deferred, at the end of the plays: refilling ``box`` with ``rank`` paid this way is
     legal (§4.3) and the other empty vacated boxes still have a plan leaving at most one empty."""
@@ -145,7 +146,7 @@ def refill_keeps_plan(state, data, context, player, box, rank, replaced):
     return plan_exists(data, context, n)
 
 
-@kernel
+@game_kernel
 def empty_vacated_boxes(state):
     n = 0
     for box in range(state.vacated.shape[0]):
@@ -154,7 +155,7 @@ def empty_vacated_boxes(state):
     return n
 
 
-@kernel
+@game_kernel
 def list_deferred_refills(state, data, context, player):
     """Every (vacated empty box, rank) p may refill now keeping a plan for the rest (some payment
     of it does), plus a final 'stop' row when at most one vacated box is still empty."""
@@ -179,7 +180,7 @@ def list_deferred_refills(state, data, context, player):
     return n
 
 
-@kernel
+@game_kernel
 def list_plan_payments(state, data, context, player, box, rank):
     """The payments of nobles.list_payments (same order) that keep a plan for the other boxes."""
     moves = context.moves

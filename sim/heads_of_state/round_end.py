@@ -2,15 +2,17 @@
 (§6.4) writes one country_scoring row per country; after 1789 the final scoring (§6.5) ends the
 game; otherwise hands are cut to 6/2 and the character decks and betrayal display are renewed."""
 
-from strategies.heads_of_state.decide import D_BDISCARD, D_DISCARD, choose
+from sim.core.kernels import game_kernel
+from strategies.heads_of_state.decide import choose
 from sim.heads_of_state.data import R_DEAD_TILES_RETURN
+from sim.heads_of_state.decisions import D_BDISCARD, D_DISCARD
 from sim.heads_of_state.decks import build_character_decks, refill_betrayal_display
 from sim.heads_of_state.events import (W_BEST_HEX, W_HEX_KEY, W_INFLUENCE, W_ORDER, W_TOP_RANK,
                                        DISPLAYS_DEALT, EV_BDISCARD, EV_COUNTRY, EV_DEAD_RETURN, EV_DISCARD,
                                        EV_REVOLUTION, EV_ROUND_START, K_TRACE_ON, trace, trace_displays)
 from sim.heads_of_state.scoring import (TB_NO_CONTEST, add_score, country_influence_as_ruled,
                                         noble_card_majorities, rank_country, tiebreak_level)
-from sim.heads_of_state.state import (kernel, STAT_DISCARD_ROUND_CHAR, S_REV_N, MAX_PLAYERS, N_CHAR_TYPES, N_COUNTRIES,
+from sim.heads_of_state.state import (STAT_DISCARD_ROUND_CHAR, S_REV_N, MAX_PLAYERS, N_CHAR_TYPES, N_COUNTRIES,
                                       N_RANKS, N_ROUNDS, S_GAME_OVER,
                                       S_GAME_ROW, S_GAME_INDEX, S_N_PLAYERS, S_ROUND,
                                       SRC_ROUND_INFLUENCE)
@@ -20,7 +22,7 @@ from sim.heads_of_state.tables import (C_BEST_HEX, C_COUNTRY, C_FIRST_POINTS, C_
                                        C_TOP_RANK)
 
 
-@kernel
+@game_kernel
 def discard_to_limit(state, data, context, player, char_limit, betrayal_limit, stat_char):
     """§4.5 step 4 and §5.2 step 3a: the owner discards cards of his choice down to the limits.
     ``stat_char`` is the STAT_* counter for character discards (the betrayal one follows it)."""
@@ -30,7 +32,7 @@ def discard_to_limit(state, data, context, player, char_limit, betrayal_limit, s
                     stat_char + 1, EV_BDISCARD)
 
 
-@kernel
+@game_kernel
 def discard_down_to(state, data, context, player, hand, n_types, discard_pile, limit, decision, stat, event):
     """One card at a time, the bot picks a held type (``decision``) until at most ``limit`` are held."""
     moves = context.moves
@@ -51,7 +53,7 @@ def discard_down_to(state, data, context, player, hand, n_types, discard_pile, l
         trace(context.counters, context.trace, event, player, t, 0)
 
 
-@kernel
+@game_kernel
 def round_end_influence_scoring(state, data, context):
     """§6.4 for each country with this round's small round tokens; one country_scoring row each."""
     n_players = state.scal[S_N_PLAYERS]
@@ -62,7 +64,7 @@ def round_end_influence_scoring(state, data, context):
     hex_key = context.work[W_HEX_KEY]
     order = context.work[W_ORDER]
     for c in range(N_COUNTRIES):
-        country_influence_as_ruled(state, data, context.rules, c, infl, top_rank, best_hex, hex_key)
+        country_influence_as_ruled(state, data, context, c)
         n = rank_country(state, n_players, infl, top_rank, hex_key, order, context.fwork)
         row = context.country[state.scal[S_GAME_ROW] * N_ROUNDS * N_COUNTRIES + rnd * N_COUNTRIES + c]
         row[C_GAME_INDEX] = state.scal[S_GAME_INDEX]
@@ -96,7 +98,7 @@ def round_end_influence_scoring(state, data, context):
         trace(context.counters, context.trace, EV_COUNTRY, c, row[C_FIRST_SEAT], row[C_SECOND_SEAT])
 
 
-@kernel
+@game_kernel
 def revolution(state, data, context, step):
     """§5.2: the revolution card was revealed at ``step`` (STEP_*). Sets S_GAME_OVER after 1789."""
     rnd = state.scal[S_ROUND]
@@ -128,7 +130,7 @@ def revolution(state, data, context, step):
         trace_displays(state, context, DISPLAYS_DEALT)
 
 
-@kernel
+@game_kernel
 def return_dead_tiles(state, context):
     """Q15 switch dead_tiles_return_at_round_end: every dead tile leaves its hexagon and goes back
     to its owner's supply when a round ends (so it no longer counts for a square token, §6.2).

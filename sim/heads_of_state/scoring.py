@@ -2,23 +2,25 @@
 influence (§6.4), final noble-card majorities (§6.5) and the winner (§6.6).
 """
 
+from sim.core.kernels import game_kernel
 from sim.core.random_streams import uniform
 from sim.heads_of_state.data import R_INFLUENCE_HEXAGON_TIEBREAK, R_LARGE_TOKEN_BY_CARDS, R_WINNER_TIEBREAK
-from sim.heads_of_state.events import EV_HEXAGON, EV_LARGE, EV_MAJORITY, EV_SQUARE, trace
-from sim.heads_of_state.state import (kernel, CAPITAL, N_RANKS, RNG_TIEBREAK, S_LARGE_NEXT, S_N_PLAYERS,
+from sim.heads_of_state.events import (EV_HEXAGON, EV_LARGE, EV_MAJORITY, EV_SQUARE, W_BEST_HEX, W_HEX_KEY, W_INFLUENCE,
+                                       W_TOP_RANK, trace)
+from sim.heads_of_state.state import (CAPITAL, N_RANKS, RNG_TIEBREAK, S_LARGE_NEXT, S_N_PLAYERS,
                                       SRC_ALL_RANKS, SRC_COUNTRY, SRC_HEXAGON, SRC_NOBLE_MAJORITY)
 
 # influence tie-break levels (§6.4 key levels 2..4); -1 = no contest, 0 = influence alone
 TB_NO_CONTEST, TB_INFLUENCE, TB_HIGHEST_RANK, TB_HEXAGON, TB_UNRESOLVED = -1, 0, 1, 2, 3
 
 
-@kernel
+@game_kernel
 def add_score(state, player, source, points):
     state.score[player] += points
     state.score_src[player, source] += points
 
 
-@kernel
+@game_kernel
 def take_hexagon_token(state, data, context, player, region):
     """§6.1: the first noble raised in a region takes its hexagon token."""
     if state.hex_owner[region] < 0:
@@ -27,7 +29,7 @@ def take_hexagon_token(state, data, context, player, region):
         trace(context.counters, context.trace, EV_HEXAGON, player, region, data.region_hex[region])
 
 
-@kernel
+@game_kernel
 def has_noble_in_region(state, data, player, region):
     """§6.2 condition for one region: a living noble in a box or a dead tile on the hexagon."""
     region_box = data.region_box
@@ -43,7 +45,7 @@ def has_noble_in_region(state, data, player, region):
     return False
 
 
-@kernel
+@game_kernel
 def take_square_token(state, data, context, player, country):
     """§6.2: first/second player with a noble (alive or dead) in every region of the country takes the
     higher/lower square token and takes back his dead tiles from that country's hexagons."""
@@ -69,7 +71,7 @@ def take_square_token(state, data, context, player, country):
     trace(context.counters, context.trace, EV_SQUARE, player, country, points * 100 + returned)
 
 
-@kernel
+@game_kernel
 def take_large_token(state, data, context, player):
     """§6.3: first/second/third player to have raised all 7 ranks (Q17 switch: hold a card of each)."""
     n_players = state.scal[S_N_PLAYERS]
@@ -87,18 +89,23 @@ def take_large_token(state, data, context, player):
     trace(context.counters, context.trace, EV_LARGE, player, points, 0)
 
 
-@kernel
-def country_influence_as_ruled(state, data, rules, country, infl, top_rank, best_hex, hex_key):
-    """country_influence with the Q19 switch applied: under its other reading
-    (influence_hexagon_tiebreak) level 3 compares only the best hexagon. The round-end scoring
-    and the search's position value both rank countries by this."""
+@game_kernel
+def country_influence_as_ruled(state, data, context, country):
+    """§6.4 steps 1 and 3 for one country: country_influence into the scratch rows W_INFLUENCE,
+    W_TOP_RANK, W_BEST_HEX and W_HEX_KEY of ``context``, with the Q19 switch applied: under its
+    other reading (influence_hexagon_tiebreak) level 3 compares only the best hexagon. The
+    round-end scoring and the search's position value both rank countries by this."""
+    infl = context.work[W_INFLUENCE]
+    top_rank = context.work[W_TOP_RANK]
+    best_hex = context.work[W_BEST_HEX]
+    hex_key = context.work[W_HEX_KEY]
     country_influence(state, data, country, infl, top_rank, best_hex, hex_key)
-    if rules[R_INFLUENCE_HEXAGON_TIEBREAK] != 0.0:
+    if context.rules[R_INFLUENCE_HEXAGON_TIEBREAK] != 0.0:
         for player in range(state.scal[S_N_PLAYERS]):
             hex_key[player] = best_hex[player]
 
 
-@kernel
+@game_kernel
 def country_influence(state, data, country, infl, top_rank, best_hex, hex_key):
     """§6.4 inputs for one country: influence per seat (living nobles only), highest living rank
     (-1 none), best hexagon value with a living noble (-1 none) and the hexagon key (Q19)."""
@@ -144,7 +151,7 @@ def country_influence(state, data, country, infl, top_rank, best_hex, hex_key):
                 hex_key[player] += data.hex_key_base ** hexv
 
 
-@kernel
+@game_kernel
 def tiebreak_level(infl, top_rank, hex_key, a, b):
     """The §6.4 key level at which seats a and b (a ordered first) differ."""
     if infl[a] != infl[b]:
@@ -156,7 +163,19 @@ def tiebreak_level(infl, top_rank, hex_key, a, b):
     return TB_UNRESOLVED
 
 
-@kernel
+@game_kernel
+def ranks_before(infl, top_rank, hex_key, a, b):
+    """§6.4 step 3, key levels 1-3: seat a is ordered before seat b by influence, then the highest
+    rank, then the hexagon key (False when they tie on all three). Also the search's position
+    value (strategies/heads_of_state/search.py), which leaves residual ties in seat order."""
+    if infl[a] != infl[b]:
+        return infl[a] > infl[b]
+    if top_rank[a] != top_rank[b]:
+        return top_rank[a] > top_rank[b]
+    return hex_key[a] > hex_key[b]
+
+
+@game_kernel
 def rank_country(state, n_players, infl, top_rank, hex_key, order, noise):
     """§6.4 step 3: candidates (influence > 0) sorted by (influence, highest rank, hexagon key,
     seeded random) descending. Writes seats into ``order``; returns the number of candidates."""
@@ -173,15 +192,10 @@ def rank_country(state, n_players, infl, top_rank, hex_key, order, noise):
         while j > 0:
             a = order[j - 1]
             b = order[j]
-            better = False
-            if infl[b] != infl[a]:
-                better = infl[b] > infl[a]
-            elif top_rank[b] != top_rank[a]:
-                better = top_rank[b] > top_rank[a]
-            elif hex_key[b] != hex_key[a]:
-                better = hex_key[b] > hex_key[a]
+            if tiebreak_level(infl, top_rank, hex_key, b, a) == TB_UNRESOLVED:
+                better = noise[b] > noise[a]       # level 4
             else:
-                better = noise[b] > noise[a]
+                better = ranks_before(infl, top_rank, hex_key, b, a)
             if not better:
                 break
             order[j - 1] = b
@@ -190,7 +204,7 @@ def rank_country(state, n_players, infl, top_rank, hex_key, order, noise):
     return n
 
 
-@kernel
+@game_kernel
 def noble_card_majorities(state, data, context):
     """§6.5: per rank, the sole leader scores the full value, exactly two tied leaders half each,
     three or more tied nobody; a leader needs at least one card (Q21)."""
@@ -205,7 +219,7 @@ def noble_card_majorities(state, data, context):
                 trace(context.counters, context.trace, EV_MAJORITY, player, r, points)
 
 
-@kernel
+@game_kernel
 def noble_majority(state, data, rank):
     """(most cards of ``rank`` held, the points each holder of that many scores) by §6.5; most is 0
     when nobody scores the rank (no cards, or three or more tied). Also the search's position value
@@ -224,7 +238,7 @@ def noble_majority(state, data, rank):
     return most, data.majority_points[rank] if n_most == 1 else data.majority_points[rank] // 2
 
 
-@kernel
+@game_kernel
 def living_nobles(state, player, rank):
     """p's nobles of ``rank`` alive in boxes (Q22 other reading of "the most kings")."""
     n = 0
@@ -234,7 +248,7 @@ def living_nobles(state, player, rank):
     return n
 
 
-@kernel
+@game_kernel
 def winner_tiebreak_count(state, context, player, rank):
     """What §6.6's "most kings" (then archdukes ...) counts for p: noble cards held (Q22 default)
     or, with winner_tiebreak = living_nobles, nobles of that rank alive on the board."""
@@ -243,7 +257,7 @@ def winner_tiebreak_count(state, context, player, rank):
     return state.cards[player, rank]
 
 
-@kernel
+@game_kernel
 def find_winners(state, context):
     """§6.6: highest score; ties broken by king cards, then archduke cards ... baron cards (Q22;
     the switch winner_tiebreak counts living nobles instead); still tied -> shared win.

@@ -8,19 +8,19 @@ YAML calls ``king``.
 The state is copyable with :func:`copy_state` (a search bot copies a state, random streams
 included, and plays it out later). The start player is drawn at random (rules §3 step 11; seat 0
 with the rule switch ``random_start_player`` off); ``scal[S_START_SEAT]`` holds it.
+
+The rule and bot kernels are ``game_kernel`` functions (sim/core/kernels.py), compiled without
+numba's reference counting: with a state namedtuple of ~30 arrays, every attribute access and call
+otherwise costs atomic incref/decref pairs -- measured at 78% of the run time (perf), 0.6 us per
+small call. They must therefore not allocate arrays: they use the scratch rows of the chunk
+context (events.Ctx.work / fwork). Allocating functions (new_state, copy_state, the chunk entry
+point) are ``kernel`` functions.
 """
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
-# The rule and bot kernels are compiled without NRT reference counting (numba's ``_nrt=False``
-# option). With a state namedtuple of ~30 arrays, every attribute access and call otherwise costs
-# atomic incref/decref pairs -- measured at 78% of the run time (perf), 0.6 us per small call.
-# Functions decorated with ``kernel`` must therefore not allocate arrays: they use the scratch rows
-# of the chunk context (events.Ctx.work / fwork). Allocating helpers (new_state, copy_state, the
-# chunk entry point) keep the ordinary ``njit(cache=True)``.
-kernel = njit(cache=True, _nrt=False)
+from sim.core.kernels import copy_into, copy_into_2d, copy_into_3d, game_kernel, kernel
 
 # --- ranks (rules §1.2), index 0 = baron ... 6 = king -------------------------------------
 RANK_NAMES = ("baron", "count", "earl", "margrave", "duke", "archduke", "king")
@@ -62,7 +62,8 @@ RNG_SEARCH_0 = RNG_BOT_0 + 5   # + seat: a search bot's determinizations and rol
 N_RNG_SOURCES = RNG_SEARCH_0 + 5
 # The random start player (§3 step 11, rule switch random_start_player) is one draw at setup from
 # its own source, keyed like the others but kept outside the streams array: adding a row there
-# would re-key a search bot's rollouts (search.rekey_streams mixes N_RNG_SOURCES in).
+# would re-key a search bot's rollouts (sim.core.determinization.rekey_streams mixes the number of
+# streams in).
 RNG_START_PLAYER = N_RNG_SOURCES
 
 MAX_PLAYERS = 5
@@ -132,7 +133,7 @@ HosState = namedtuple("HosState", [
 ])
 
 
-@njit(cache=True)
+@kernel
 def new_state(data):
     """Allocate a state sized from the kernel data ``data`` (sim.heads_of_state.data.HosData)."""
     n_regions = data.region_country.shape[0]
@@ -161,7 +162,7 @@ def new_state(data):
     )
 
 
-@njit(cache=True)
+@kernel
 def copy_state(state):
     """A deep copy (random streams included): play it out without touching the original."""
     return HosState(
@@ -177,67 +178,49 @@ def copy_state(state):
     )
 
 
-@kernel
-def copy_1d(dst, src):
-    """Element-wise copies: whole-array assignment needs numba's NRT, which kernels do without."""
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
+@game_kernel
+def copy_state_into(destination, source):
+    """Copy ``source`` into the same-sized state ``destination`` without allocating (search
+    rollouts). Element by element: whole-array assignment needs numba's reference counting,
+    which game kernels do without."""
+    copy_into(destination.scal, source.scal)
+    copy_into(destination.deck, source.deck)
+    copy_into(destination.rev, source.rev)
+    copy_into(destination.display, source.display)
+    copy_into(destination.set_aside, source.set_aside)
+    copy_into(destination.discard, source.discard)
+    copy_into_2d(destination.hand, source.hand)
+    copy_into(destination.bdeck, source.bdeck)
+    copy_into(destination.bdisplay, source.bdisplay)
+    copy_into(destination.bdiscard, source.bdiscard)
+    copy_into_2d(destination.bhand, source.bhand)
+    copy_into(destination.box_owner, source.box_owner)
+    copy_into(destination.box_rank, source.box_rank)
+    copy_into_3d(destination.dead, source.dead)
+    copy_into(destination.hex_owner, source.hex_owner)
+    copy_into_2d(destination.tiles, source.tiles)
+    copy_into_2d(destination.cards, source.cards)
+    copy_into(destination.cards_left, source.cards_left)
+    copy_into_2d(destination.raised, source.raised)
+    copy_into(destination.lost, source.lost)
+    copy_into_2d(destination.square_owner, source.square_owner)
+    copy_into(destination.square_next, source.square_next)
+    copy_into(destination.large_owner, source.large_owner)
+    copy_into(destination.score, source.score)
+    copy_into_2d(destination.score_src, source.score_src)
+    copy_into_2d(destination.score_round, source.score_round)
+    copy_into(destination.vacated, source.vacated)
+    copy_into(destination.targeted, source.targeted)
+    copy_into(destination.first_done, source.first_done)
+    copy_into(destination.turns_round, source.turns_round)
+    copy_into(destination.round_step, source.round_step)
+    copy_into_2d(destination.options, source.options)
+    copy_into_2d(destination.stats, source.stats)
+    copy_into(destination.rev_position, source.rev_position)
+    copy_into_2d(destination.streams, source.streams)
 
 
-@kernel
-def copy_2d(dst, src):
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
-
-
-@kernel
-def copy_3d(dst, src):
-    for i in range(src.shape[0]):
-        copy_2d(dst[i], src[i])
-
-
-@kernel
-def copy_into(dst, src):
-    """Copy ``src`` into the same-sized state ``dst`` without allocating (search rollouts)."""
-    copy_1d(dst.scal, src.scal)
-    copy_1d(dst.deck, src.deck)
-    copy_1d(dst.rev, src.rev)
-    copy_1d(dst.display, src.display)
-    copy_1d(dst.set_aside, src.set_aside)
-    copy_1d(dst.discard, src.discard)
-    copy_2d(dst.hand, src.hand)
-    copy_1d(dst.bdeck, src.bdeck)
-    copy_1d(dst.bdisplay, src.bdisplay)
-    copy_1d(dst.bdiscard, src.bdiscard)
-    copy_2d(dst.bhand, src.bhand)
-    copy_1d(dst.box_owner, src.box_owner)
-    copy_1d(dst.box_rank, src.box_rank)
-    copy_3d(dst.dead, src.dead)
-    copy_1d(dst.hex_owner, src.hex_owner)
-    copy_2d(dst.tiles, src.tiles)
-    copy_2d(dst.cards, src.cards)
-    copy_1d(dst.cards_left, src.cards_left)
-    copy_2d(dst.raised, src.raised)
-    copy_1d(dst.lost, src.lost)
-    copy_2d(dst.square_owner, src.square_owner)
-    copy_1d(dst.square_next, src.square_next)
-    copy_1d(dst.large_owner, src.large_owner)
-    copy_1d(dst.score, src.score)
-    copy_2d(dst.score_src, src.score_src)
-    copy_2d(dst.score_round, src.score_round)
-    copy_1d(dst.vacated, src.vacated)
-    copy_1d(dst.targeted, src.targeted)
-    copy_1d(dst.first_done, src.first_done)
-    copy_1d(dst.turns_round, src.turns_round)
-    copy_1d(dst.round_step, src.round_step)
-    copy_2d(dst.options, src.options)
-    copy_2d(dst.stats, src.stats)
-    copy_1d(dst.rev_position, src.rev_position)
-    copy_2d(dst.streams, src.streams)
-
-
-@kernel
+@game_kernel
 def clear_state(state):
     """Zero every array (used before each game's setup)."""
     state.scal[:] = 0
@@ -276,7 +259,7 @@ def clear_state(state):
     state.rev_position[:] = 0
 
 
-@kernel
+@game_kernel
 def ranks_on_empty_boxes(state, data):
     """Bitmask of the ranks shown by the boxes no noble occupies (§2)."""
     box_owner = state.box_owner

@@ -2,10 +2,12 @@
 betrayal.py) and the end of the turn (§4.5). Every take that can reveal the revolution card
 runs the round change (round_end.py) and is repeated from the new display/deck (Q5, Q38)."""
 
+from sim.core.kernels import game_kernel
 from sim.heads_of_state.betrayal import betrayal_plays
-from strategies.heads_of_state.decide import D_BTAKE, D_OPTION, D_RAISE, D_TAKE, D_TAKE_ORDER, choose
+from strategies.heads_of_state.decide import choose
 from sim.heads_of_state.data import (R_FIRST_TURN_REFRESH, R_FIRST_TURN_TAKE_ONLY, R_OPTION2_TAKE_ORDER,
                                      R_REVOLUTION_TAKE_LOST, R_TAKE_FROM_SET_ASIDE)
+from sim.heads_of_state.decisions import D_BTAKE, D_OPTION, D_RAISE, D_TAKE, D_TAKE_ORDER
 from sim.heads_of_state.decks import (betrayal_drawable, draw_betrayal_card, draw_character_card,
                                       refill_betrayal_display, return_set_aside)
 from sim.heads_of_state.events import (DISPLAYS_REFILLED, DISPLAYS_REFRESHED, EV_BTAKE_DECK, EV_BTAKE_DISPLAY,
@@ -13,7 +15,7 @@ from sim.heads_of_state.events import (DISPLAYS_REFILLED, DISPLAYS_REFRESHED, EV
                                        K_TRACE_ON, trace, trace_displays)
 from sim.heads_of_state.nobles import can_pay, list_raises, raise_noble
 from sim.heads_of_state.round_end import discard_to_limit, revolution
-from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
+from sim.heads_of_state.state import (ranks_on_empty_boxes, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
                                       S_ACTIVE, S_CHARACTER_FIRST, S_DECK_N, S_GAME_OVER, S_N_PLAYERS, S_OPTION,
                                       S_START_SEAT, S_TAKES_LEFT,
                                       S_REV_N, S_ROUND, S_SET_ASIDE_N, S_TURN, STEP_1A_TAKE,
@@ -21,7 +23,7 @@ from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, N_RANKS, STA
                                       STEP_FIRST_TURN_TAKE)
 
 
-@kernel
+@game_kernel
 def take_character_card(state, data, context, player, step):
     """One take (§4.2 1a/1b, §4.4 step 1, §4.1): a display slot or the top of the deck (Q31 switch
     option1b_take_from_set_aside: in Option 1b also a set-aside card, rows display_size + i).
@@ -71,7 +73,7 @@ def take_character_card(state, data, context, player, step):
         return True
 
 
-@kernel
+@game_kernel
 def take_set_aside_card(state, context, player, i):
     """Q31 switch: Option 1b's take is set-aside card ``i``; the pile stays packed (the last card
     fills the gap) for the end-of-turn shuffle back (§4.5 step 1)."""
@@ -85,7 +87,7 @@ def take_set_aside_card(state, context, player, i):
     trace(context.counters, context.trace, EV_TAKE_SET_ASIDE, player, i, card)
 
 
-@kernel
+@game_kernel
 def raise_nobles(state, data, context, player):
     """§4.2 step 2: raise any number of nobles on empty boxes."""
     if tile_starved(state, data, context, player):                     # Q13: logged once per turn
@@ -99,7 +101,7 @@ def raise_nobles(state, data, context, player):
         raise_noble(state, data, context, player, box, context.moves[i, 1])
 
 
-@kernel
+@game_kernel
 def tile_starved(state, data, context, player):
     """Q13 event: an empty box shows a rank p could pay for, but p has no tile of it left."""
     tiles = state.tiles
@@ -110,7 +112,7 @@ def tile_starved(state, data, context, player):
     return False
 
 
-@kernel
+@game_kernel
 def refresh_display(state, data, context, player):
     """§4.2 1b: the display goes to the set-aside pile; 6 new cards from the regular deck."""
     k = 0
@@ -131,14 +133,14 @@ def refresh_display(state, data, context, player):
         trace_displays(state, context, DISPLAYS_REFRESHED)
 
 
-@kernel
+@game_kernel
 def option_1a(state, data, context, player, n_takes, step):
     """§4.2 1a (and §4.1 first turn with n_takes = N): n takes, then raises."""
     state.scal[S_TAKES_LEFT] = n_takes
     return finish_option_1(state, data, context, player, step)
 
 
-@kernel
+@game_kernel
 def option_1b(state, data, context, player):
     """§4.2 1b: refresh the display, take 1 (display or deck top, maybe the revolution deck), raise."""
     refresh_display(state, data, context, player)
@@ -146,7 +148,7 @@ def option_1b(state, data, context, player):
     return finish_option_1(state, data, context, player, STEP_1B_TAKE)
 
 
-@kernel
+@game_kernel
 def finish_option_1(state, data, context, player, step):
     """The takes still due (S_TAKES_LEFT counts them down, so a search bot can finish the turn on a
     copy from any take), then the raises (§4.2 step 2). False if 1789 ended the game."""
@@ -160,7 +162,7 @@ def finish_option_1(state, data, context, player, step):
     return True
 
 
-@kernel
+@game_kernel
 def is_first_turn(state, player):
     """p is playing his first turn of the game (§4.1; also when the Q3 switch made it Option 1b)."""
     played = 0
@@ -169,7 +171,7 @@ def is_first_turn(state, player):
     return played == 1
 
 
-@kernel
+@game_kernel
 def take_betrayal_card(state, data, context, player):
     """§4.4 step 1: one betrayal card from the betrayal display or the top of the betrayal deck."""
     moves = context.moves
@@ -198,7 +200,7 @@ def take_betrayal_card(state, data, context, player):
                 trace(context.counters, context.trace, EV_BTAKE_DECK, player, card, 0)
 
 
-@kernel
+@game_kernel
 def option_2(state, data, context, player):
     """§4.4 step 1 -- both takes; Q7: the betrayal card first, then the character card (default),
     or, with option2_take_order = player_choice, in the order the player chooses -- then steps 2-3."""
@@ -216,7 +218,7 @@ def option_2(state, data, context, player):
     return True
 
 
-@kernel
+@game_kernel
 def finish_option_2(state, data, context, player):
     """Option 2 after its character take: the betrayal take if it comes second (Q7), then the
     betrayal plays (§4.4 steps 2-3)."""
@@ -225,7 +227,7 @@ def finish_option_2(state, data, context, player):
     betrayal_plays(state, data, context, player)
 
 
-@kernel
+@game_kernel
 def step_of_option(option):
     """The STEP_* a take of this option reports to the round change (games table)."""
     if option == OPT_FIRST_TURN:
@@ -237,7 +239,7 @@ def step_of_option(option):
     return STEP_2_TAKE
 
 
-@kernel
+@game_kernel
 def finish_turn_after_take(state, data, context, player):
     """The rest of the active player's turn after a take decision (search bots finish the turn on a
     copy of the state from there). False if 1789 ended the game."""
@@ -248,7 +250,7 @@ def finish_turn_after_take(state, data, context, player):
     return finish_option_1(state, data, context, player, step_of_option(option))
 
 
-@kernel
+@game_kernel
 def end_of_turn(state, data, context, player):
     """§4.5 in the Q1 order: set-aside back, character display refill, betrayal display refill,
     hand limits 10/4."""
@@ -272,7 +274,7 @@ def end_of_turn(state, data, context, player):
     discard_to_limit(state, data, context, player, data.hand_limit_char, data.hand_limit_betrayal, STAT_DISCARD_TURN_CHAR)
 
 
-@kernel
+@game_kernel
 def displays_have_gaps(state):
     """An empty slot in the character or the betrayal display (trace mode: is a refill coming?)."""
     for slot in range(state.display.shape[0]):
@@ -284,14 +286,14 @@ def displays_have_gaps(state):
     return False
 
 
-@kernel
+@game_kernel
 def first_turn_takes(state, data, player):
     """§4.1 / §3 table: the cards p takes on his first turn, by his place after the start player."""
     n_players = state.scal[S_N_PLAYERS]
     return data.first_turn_takes[n_players, (player - state.scal[S_START_SEAT]) % n_players]
 
 
-@kernel
+@game_kernel
 def play_turn(state, data, context):
     """One turn of the active player (§4.0), then the next player clockwise."""
     player = state.scal[S_ACTIVE]
@@ -321,7 +323,7 @@ def play_turn(state, data, context):
     play_option(state, data, context, player, option)
 
 
-@kernel
+@game_kernel
 def play_option(state, data, context, player, option):
     """The chosen option of p's turn, the end of the turn, and the next player (a search bot plays
     its candidate options through this on copies of the state)."""
@@ -340,7 +342,7 @@ def play_option(state, data, context, player, option):
         finish_turn(state, data, context, player)
 
 
-@kernel
+@game_kernel
 def finish_turn(state, data, context, player):
     """§4.5 end of the turn, then the next player clockwise (unless 1789 ended the game)."""
     end_of_turn(state, data, context, player)

@@ -51,7 +51,7 @@ PLACEMENT = integer_in(1, 4)
 # The rules file's game has exactly 4 rounds (§3): 4 of the 8 gold cards are revealed, and the
 # three-player compensation (§9) falls in round 4. A shorter variant is allowed; a longer one is
 # not, since the gold cards and §9 are the printed game's (the seats table has score columns for
-# results.MAX_ROUNDS = 8 rounds; a test checks that this bound stays within them).
+# tables.MAX_ROUNDS = 8 rounds; a test checks that this bound stays within them).
 MAX_ROUNDS_OF_THE_RULES = 4
 
 

@@ -7,7 +7,7 @@ from sim import kernel_source_hash
 from sim.core.engine import BotSeat, ConfigError, GameSetup, seed_as_int64
 from sim.core.table_schema import bot_column, declared_tables, win_decided_by
 from sim.louis_xiv import constants as C
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv.data import (DEFAULT_GAME_FILE, ROUNDS, load_game_file, rule_vector, to_kernel_data)
 from sim.louis_xiv.decisions import new_move_buffer, new_option_buffer
 from sim.louis_xiv.kernel import play_chunk_kernel, play_game

@@ -2,14 +2,14 @@
 DB-ONCEFIRST, the mode of the face-up side (gold / first place / threshold) or the Louis XIV
 rule, gifts (§5) and bribes, where every marker goes, and flipping.
 
-Each evaluation also writes one row of the courtiers table (``results.C_*``), holding every
+Each evaluation also writes one row of the courtiers table (``tables.C_*``), holding every
 input and outcome so analysts can re-derive it.
 """
 from sim.core.kernels import copy_into, game_kernel, inline_game_kernel
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv.components import (ability_used, draw_coats, draw_influence_card, draw_intrigue_card,
                                       gain_gold, intrigue_card_under_deck, place_from_general,
                                       retrieve_markers, take_token)

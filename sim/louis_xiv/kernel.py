@@ -1,13 +1,12 @@
 """The Louis XIV game loop (rules §13) and the chunk kernel: one compiled call plays a whole
-chunk of games and fills preallocated result matrices (results.py); no Python per game."""
+chunk of games and fills preallocated result matrices (tables.py); no Python per game."""
 import numpy as np
-from numba import njit
 
-from sim.core.kernels import game_kernel, max_of
+from sim.core.kernels import game_kernel, kernel, max_of
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv.data import ROUNDS
 from sim.louis_xiv.evaluation import evaluation_phase
 from sim.louis_xiv.influence import influence_phase
@@ -137,7 +136,7 @@ def write_seat_rows(state, data, seat_rows, first_row, game_index, scores, winne
             row[R.S_ABILITY_USES + ability] = state.ability_uses[player, ability]
 
 
-@njit(cache=True)  # allocates the scores vector, so not a ``game_kernel``
+@kernel  # allocates the scores vector, so not a ``game_kernel``
 def play_chunk_kernel(state, data, rules, n_players, seed, first_game, n_games, bot_family, bot_params,
                       moves, options, game_rows, seat_rows, courtier_rows):
     """Play games first_game .. first_game + n_games - 1 and fill the three result matrices."""

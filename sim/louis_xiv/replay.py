@@ -3,7 +3,7 @@ that a designer can check against the rulebook, step by step."""
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
 from sim.louis_xiv.decisions import MOVE_KIND_NAMES, PLACE_FOUR
-from sim.louis_xiv.results import LOUIS_CASE_NAMES
+from sim.louis_xiv.tables import LOUIS_CASE_NAMES
 from sim.louis_xiv.state import (COATS_FROM_CONVERSION, COATS_FROM_GIFTS, COATS_FROM_MAJORITY, COATS_FROM_MISSIONS,
                                  COATS_FROM_TOKEN_CAP)
 
@@ -30,6 +30,13 @@ def seats(mask: int) -> str:
 
 def amount(count: int, thing: str) -> str:
     return f"{count} {thing}" + ("" if count == 1 else "s")
+
+
+def one_marker_placement(seat: int, ability: str, placed: int, courtier: int) -> str:
+    """A start- or end-of-phase ability's own marker on a courtier (``placed`` 0: none was left)."""
+    if placed == 0:
+        return f"  seat {seat + 1} ({ability}) has no own marker left to put on {courtier_name(courtier)}"
+    return f"  seat {seat + 1} ({ability}) puts {placed} marker on {courtier_name(courtier)}"
 
 
 def gift_contents(token: int, coats: int, gold: int, influence_cards: int, intrigue_cards: int) -> str:
@@ -120,9 +127,7 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
             return "  imaginary player reveals a joker and reveals another card"
         return f"  imaginary player puts {b} markers on {courtier_name(a)}"
     if code == E.START_PLACEMENT:
-        if d == 0:
-            return f"  seat {a + 1} ({C.ABILITY_NAMES[b]}) has no own marker left to put on {courtier_name(c)}"
-        return f"  seat {a + 1} ({C.ABILITY_NAMES[b]}) puts {d} marker on {courtier_name(c)}"
+        return one_marker_placement(a, C.ABILITY_NAMES[b], d, c)
     if code == E.PLACE:
         path = []
         for packed in (c, d, e, f):
@@ -142,9 +147,7 @@ def describe(row, mission_names) -> str:  # noqa: C901 - one branch per event co
         drawn = card_name(c) if c >= 0 else "nothing"
         return f"Influence: seat {a + 1} swaps {card_name(b)} for {drawn} (B-CARDSWAP)"
     if code == E.END_PLACEMENT:
-        if c == 0:
-            return f"  seat {a + 1} (DB-ENDPLACE) has no own marker left to put on {courtier_name(b)}"
-        return f"  seat {a + 1} (DB-ENDPLACE) puts {c} marker on {courtier_name(b)}"
+        return one_marker_placement(a, "DB-ENDPLACE", c, b)
     if code == E.RESHUFFLE:
         return "  all influence cards are shuffled into a new deck"
     if code == E.INTRIGUE_PLAYED:

@@ -12,9 +12,8 @@ holds. Private to their owner: ``influence_hand``, ``mission_hand``, ``intrigue_
 public arrays and their own row of the private ones.
 """
 import numpy as np
-from numba import njit
 
-from sim.core.kernels import inline_game_kernel
+from sim.core.kernels import inline_game_kernel, kernel
 from sim.core.random_streams import new_streams
 from sim.core.records import define_array_record
 
@@ -89,7 +88,7 @@ STATE_FIELDS = (
     "scratch_gains",      # float64[12, 5]: what adding markers to each courtier is worth
     "scratch_payments",   # int64[25, 2]: the ways to pay one mission card
     "phase_gifts",        # float64[4, 12]: what each gift is worth to each greedy bot this
-                          # influence phase (strategies/louis_xiv/decide.py, prepare_influence_phase)
+                          # influence phase (strategies/louis_xiv/greedy.py, prepare_gift_values)
     "phase_gains",        # float64[4, 12, 5]: a greedy bot's holding gains per courtier, kept
     "phase_markers",      # int64[4, 12, 5]: ... for these markers: columns 0, 1 hold the bot's
                           # own and the most of another colour (phase_influence_gains)
@@ -135,7 +134,7 @@ def new_state(data, trace_capacity=1):
     ))
 
 
-@njit(cache=True)
+@kernel
 def copy_state(state):
     """An independent copy of every array (for search bots)."""
     return LouisState(

@@ -8,7 +8,7 @@ order for two uses:
   bot's choice without writing and re-reading a few hundred rows per turn (listing and scoring
   measured ~2/3 of the influence phase).
 
-A score is linear in the option, with numbers the bot supplies (strategies/louis_xiv/decide.py):
+A score is linear in the option, with numbers the bot supplies (strategies/louis_xiv/greedy.py):
 a placement scores the sum of ``gains[courtier, markers]`` along its path, a retrieval
 ``retrieve_worth`` per marker that can come back; DB-PLACE4 options add ``four_score``, LB-SKIP
 scores ``skip_score``, B-CARDSWAP ``swap_score``, a card played for nothing (Q8/Q9) 0.

@@ -87,9 +87,6 @@ POINTS_FILE = "points.parquet"
 MORRIS_FILE = "morris.parquet"
 CONCLUSIONS_FILE = "conclusions.parquet"
 SENSITIVITY_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "sensitivity"
-# every assumption the rules files number (../shared/rules/): a config must vary or excuse each
-ASSUMPTIONS = {"louis-xiv": [f"A{number}" for number in range(1, 8)],
-               "heads-of-state": [f"H{number}" for number in range(1, 13)]}
 DEFAULT_TIEBREAK_LEVEL = 0.05
 TRAJECTORIES = (2, 100)        # Morris trajectories a study may have (file key or --trajectories)
 OAT_LEVELS = (2, 21)           # points of a one-at-a-time curve (file key or --oat-levels)
@@ -319,7 +316,7 @@ def with_budget(sensitivity: SensitivityFile, trajectories: int | None, oat_leve
 
 def check_coverage(sensitivity: SensitivityFile, path: Path) -> None:
     """Every assumption of the game's rules file is an input or excused, and no other is named."""
-    known = ASSUMPTIONS[sensitivity.game]
+    known = list(registry.descriptor(sensitivity.game).assumptions)   # a config must vary or excuse each
     named = {entry.assumption for entry in sensitivity.inputs} | {entry.assumption for entry in sensitivity.not_varied}
     missing = [assumption for assumption in known if assumption not in named]
     unknown = sorted(named - set(known))

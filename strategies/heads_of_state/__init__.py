@@ -2,8 +2,8 @@
 
 =================  ==============================================================================
 parameters.py      family ids and every family's documented parameters (names, defaults, ranges)
-decide.py          the rules' entry point: ``choose(state, data, context, playerlayer, kind, n)`` for every
-                   decision point, dispatching on the family (random here)
+decide.py          the rules' one entry point: ``choose(state, data, context, player, kind, n)`` for every
+                   decision point, dispatching on the family (the random decisions here)
 greedy.py          the greedy's decisions (one-step heuristic over the listed moves)
 search.py          the search bot (determinized Monte Carlo rollouts at the main decisions)
 =================  ==============================================================================

@@ -11,14 +11,7 @@ Families (ids and parameter vectors documented in ``parameters.py``):
 * SEARCH: determinized Monte Carlo rollouts at the turn option, take and betrayal-play decisions
   (search.py); greedy with its own greedy parameters everywhere else and inside the rollouts.
 
-Move row layouts per decision kind (columns 0..3):
-  D_OPTION   (option code)                        D_TAKE   (display slot or -1 = deck, card type)
-  D_RAISE    (box or -1 = stop, rank)             D_PAY    (attribute replaced by a courtesan or -1)
-  D_BTAKE    (betrayal slot or -1 = deck, type)   D_BPLAY  (box or -1 = stop, card a, card b or -1)
-  D_REFILL   (rank or -1 = leave empty)           D_DISCARD / D_BDISCARD (card type)
-  D_TAKE_ORDER (0 = betrayal card first, 1 = character card first; Q7 player_choice only)
-  D_END_REFILL (box or -1 = stop, rank; Q8 deferred only: refills after the last betrayal play,
-               each followed by a D_PAY decision; greedy ranks them like D_RAISE)
+The decision kinds (``D_*``) and the move row layout of each are in sim/heads_of_state/decisions.py.
 """
 
 import hashlib
@@ -27,17 +20,15 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from sim.core.kernels import game_kernel
 from sim.core.random_streams import below
 from sim.heads_of_state.events import K_FORCED, K_SEARCH_FN, K_SEARCH_TAG, SearchCtx
-from sim.heads_of_state.state import kernel, RNG_BOT_0
+from sim.heads_of_state.state import RNG_BOT_0
 from strategies.heads_of_state.greedy import greedy_choose
 from strategies.heads_of_state.parameters import GREEDY, RANDOM, SEARCH
-# the decision kinds, for the rules modules that ask (one import for both)
-from strategies.heads_of_state.parameters import (D_BDISCARD, D_BPLAY, D_BTAKE, D_DISCARD, D_END_REFILL,  # noqa: F401
-                                                  D_OPTION, D_PAY, D_RAISE, D_REFILL, D_TAKE, D_TAKE_ORDER)
 
 
-@kernel
+@game_kernel
 def choose(state, data, context, player, kind, n):
     """Index (0..n-1) of the chosen row of context.moves for seat p at a decision point of ``kind``."""
     forced = context.counters[K_FORCED]

@@ -1,17 +1,20 @@
 """The Heads of State greedy (family GREEDY): a one-step heuristic over the listed moves.
 
 ``greedy_choose`` scores the rows of ``moves`` the rules listed at a decision point (layouts in
-decide.py) with the bot's parameter vector (meanings, defaults and ranges in parameters.py).
+sim/heads_of_state/decisions.py) with the bot's parameter vector (meanings, defaults and ranges in parameters.py).
 It reads only public state and its own hand (H12). The search bot uses it for its own other
 decisions, to rank its candidates, and for every seat in its rollouts.
 """
+from sim.core.kernels import game_kernel
+from sim.heads_of_state.betrayal_targets import assassination_possible, country_cards_can_kill, is_opponent_noble
 from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY
+from sim.heads_of_state.decisions import (D_BDISCARD, D_BPLAY, D_BTAKE, D_DISCARD, D_END_REFILL, D_OPTION, D_PAY, D_RAISE,
+                                          D_REFILL, D_TAKE, D_TAKE_ORDER)
 from sim.heads_of_state.recipes import can_pay_hand
 from sim.heads_of_state.events import W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY
-from sim.heads_of_state.state import (kernel, ranks_on_empty_boxes, ASSASSIN, CAPITAL, COURTESAN, N_CHAR_TYPES,
+from sim.heads_of_state.state import (ranks_on_empty_boxes, ASSASSIN, CAPITAL, COURTESAN, N_CHAR_TYPES,
                                       N_RANKS, OPT_1A, OPT_1B, OPT_2, S_DECK_N, S_ROUND)
 from strategies.heads_of_state.parameters import (
-    D_BDISCARD, D_BPLAY, D_BTAKE, D_DISCARD, D_END_REFILL, D_OPTION, D_PAY, D_RAISE, D_REFILL, D_TAKE, D_TAKE_ORDER,
     P_ASSASSIN_PREFERENCE, P_BETRAY_DECK_BELOW, P_BETRAY_FROM_ROUND, P_BETRAY_MIN_VALUE, P_BETRAY_ROUND_DISCOUNT,
     P_BETRAYAL_COLLECT_VALUE, P_BETRAYAL_DECK_VALUE, P_BETRAYAL_TAKE_WEIGHT, P_CAPITAL_ATTACK_WEIGHT, P_CAPITAL_BIAS,
     P_CHARACTER_FIRST_DECK_BELOW, P_COUNTRY_WEIGHT, P_COURTESAN_SPEND_FROM, P_COURTESAN_VALUE, P_DECK_THRESHOLD,
@@ -21,7 +24,7 @@ from strategies.heads_of_state.parameters import (
 ALL_RANKS = (1 << N_RANKS) - 1
 
 
-@kernel
+@game_kernel
 def payable_ranks(state, data, player):
     """Bitmask of ranks p has a tile of and could pay for now."""
     tiles = state.tiles
@@ -35,7 +38,7 @@ def payable_ranks(state, data, player):
     return mask
 
 
-@kernel
+@game_kernel
 def open_rank_mask(state, data, player):
     """Ranks p could still place: a tile in supply and an empty box showing the rank."""
     tiles = state.tiles
@@ -46,7 +49,7 @@ def open_rank_mask(state, data, player):
     return mask
 
 
-@kernel
+@game_kernel
 def card_value(hand, recipe, recipe_size, open_mask, player, card, courtesan_value):
     """How much a character card helps p towards a recipe of a rank he can still place."""
     if card == COURTESAN:
@@ -58,7 +61,7 @@ def card_value(hand, recipe, recipe_size, open_mask, player, card, courtesan_val
     return value
 
 
-@kernel
+@game_kernel
 def greedy_raise(state, data, params, player, moves, n, work, refill):
     """Index of the best-valued raise (rank, free hexagon, new rank, square progress, influence);
     the 'stop' row is worth raise_threshold (0: greedy raises while it can). ``refill``: a Q8
@@ -124,7 +127,7 @@ def greedy_raise(state, data, params, player, moves, n, work, refill):
     return best
 
 
-@kernel
+@game_kernel
 def victim_value(region_type, box_region, box_rank, box):
     value = box_rank[box] + 1.0
     if region_type[box_region[box]] == CAPITAL:
@@ -132,7 +135,7 @@ def victim_value(region_type, box_region, box_rank, box):
     return value
 
 
-@kernel
+@game_kernel
 def attack_rank_mask(state, data, params, player):
     """Ranks of victims p may attack now: the ones he could refill at once, and those whose recipe
     is longer than refill_max_cards (he would leave their box empty anyway)."""
@@ -143,7 +146,7 @@ def attack_rank_mask(state, data, params, player):
     return mask
 
 
-@kernel
+@game_kernel
 def country_cards_in_hand(bhand, btype_mask, player, work, extra, delta):
     """Fill work[W_PER_COUNTRY][c] with the betrayal cards of p's hand usable against country c,
     with ``delta`` more (or fewer) cards of type ``extra`` (-1: the hand as it is). Returns
@@ -157,45 +160,53 @@ def country_cards_in_hand(bhand, btype_mask, player, work, extra, delta):
                 per_country[c] += held
 
 
-@kernel
+@game_kernel
 def reachable_victim_value(state, data, params, player, work, mix, rank_mask, extra, delta):
     """Best value of an opponent noble p's betrayal hand could attack with ``delta`` (+1 / -1) cards
     of type ``extra`` added (-1 = the hand as it is): the victim's value (+capital_attack_weight in a
     capital) +0.5 for a sure kill by country cards or +assassin_preference for an assassination, as
     bplay_value has it. Only victims whose rank is in ``rank_mask`` count; -1.0 if none. Public
     board and own betrayal hand only (H12)."""
-    bhand = state.bhand
-    btype_mask = data.btype_mask
-    box_owner = state.box_owner
-    box_rank = state.box_rank
-    box_region = data.box_region
-    region_type = data.region_type
-    region_country = data.region_country
-    n_assassins = bhand[player, ASSASSIN] + (delta if extra == ASSASSIN else 0)
-    country_cards_in_hand(bhand, btype_mask, player, work, extra, delta)
+    n_assassins = state.bhand[player, ASSASSIN] + (delta if extra == ASSASSIN else 0)
+    country_cards_in_hand(state.bhand, data.btype_mask, player, work, extra, delta)
     per_country = work[W_PER_COUNTRY]
-    capital_weight = params[P_CAPITAL_ATTACK_WEIGHT]
     preference = params[P_ASSASSIN_PREFERENCE]
     best = -1.0
-    for box in range(box_owner.shape[0]):
-        owner = box_owner[box]
-        if owner < 0 or owner == player or (rank_mask >> box_rank[box]) & 1 == 0:
+    for box in range(state.box_owner.shape[0]):
+        if not victim_in_reach(state, player, rank_mask, box):
             continue
-        region = box_region[box]
-        capital = region_type[region] == CAPITAL
-        need = 2 if capital else 1
-        usable = per_country[region_country[region]]
-        value = victim_value(region_type, box_region, box_rank, box)
-        if capital:
-            value += capital_weight
-        if usable >= need and value + 0.5 > best:
+        value, by_country_cards, by_assassins = attack_on(state, data, params, per_country, n_assassins, mix, box)
+        if by_country_cards and value + 0.5 > best:
             best = value + 0.5
-        if (n_assassins >= need or (capital and mix and n_assassins >= 1 and usable >= 1)) and value + preference > best:
+        if by_assassins and value + preference > best:
             best = value + preference
     return best
 
 
-@kernel
+@game_kernel
+def victim_in_reach(state, player, rank_mask, box):
+    """An opponent's noble (§4.4 step 2.1, betrayal_targets.py) in ``box`` whose rank is in
+    ``rank_mask``."""
+    return is_opponent_noble(state.box_owner, player, box) and (rank_mask >> state.box_rank[box]) & 1 != 0
+
+
+@game_kernel
+def attack_on(state, data, params, per_country, n_assassins, mix, box):
+    """How a betrayal hand of ``n_assassins`` assassins and ``per_country[c]`` cards usable for
+    each country c could attack the noble in ``box`` (the cards §4.4 step 2.2 asks for,
+    betrayal_targets.py): (the victim's value, +capital_attack_weight in a capital; whether
+    country cards kill it; whether an assassination can be attempted)."""
+    region = data.box_region[box]
+    capital = data.region_type[region] == CAPITAL
+    usable = per_country[data.region_country[region]]
+    value = victim_value(data.region_type, data.box_region, state.box_rank, box)
+    if capital:
+        value += params[P_CAPITAL_ATTACK_WEIGHT]
+    return (value, country_cards_can_kill(usable, capital),
+            assassination_possible(n_assassins, usable, capital, mix))
+
+
+@game_kernel
 def best_take_reach(state, data, params, player, work, mix, rank_mask):
     """Best reachable victim value (reachable_victim_value) after taking no betrayal card or one
     of the betrayal display."""
@@ -209,14 +220,14 @@ def best_take_reach(state, data, params, player, work, mix, rank_mask):
     return best
 
 
-@kernel
+@game_kernel
 def reach_now(state, data, params, player, work, mix):
     """The best victim p's betrayal hand reaches as it is, no victim counted as 0 (collecting for
     later: any rank): the ``before`` of betrayal_card_gain, computed once per decision."""
     return max(reachable_victim_value(state, data, params, player, work, mix, ALL_RANKS, -1, 0), 0.0)
 
 
-@kernel
+@game_kernel
 def betrayal_card_gain(state, data, params, player, work, mix, card, delta, before):
     """How much ``delta`` (+1 taken / -1 discarded) cards of type ``card`` change the best victim
     p's betrayal hand can reach (``before``: reach_now)."""
@@ -224,50 +235,34 @@ def betrayal_card_gain(state, data, params, player, work, mix, card, delta, befo
     return after - before
 
 
-@kernel
+@game_kernel
 def best_attack_value(state, data, params, player, work, mix):
     """Best victim value (+capital_attack_weight in a capital) among opponents' nobles p could
     attack with his betrayal hand plus a displayed assassin, requiring that p could refill the box
     now unless refill_max_cards says he would leave it empty (``mix``: Q9 switch, a capital may take
     1 assassin + 1 card usable for its country)."""
-    bhand = state.bhand
-    btype_mask = data.btype_mask
-    box_owner = state.box_owner
-    box_rank = state.box_rank
-    box_region = data.box_region
-    region_type = data.region_type
-    region_country = data.region_country
-    n_assassins = bhand[player, ASSASSIN]
+    n_assassins = state.bhand[player, ASSASSIN]
     bdisplay = state.bdisplay
     for slot in range(bdisplay.shape[0]):
         if bdisplay[slot] == ASSASSIN:
             n_assassins += 1
             break
-    country_cards_in_hand(bhand, btype_mask, player, work, -1, 0)
+    country_cards_in_hand(state.bhand, data.btype_mask, player, work, -1, 0)
     per_country = work[W_PER_COUNTRY]
     payable = attack_rank_mask(state, data, params, player)
     if payable == 0:
         return -1.0
-    capital_weight = params[P_CAPITAL_ATTACK_WEIGHT]
     best = -1.0
-    for box in range(box_owner.shape[0]):
-        owner = box_owner[box]
-        if owner < 0 or owner == player or (payable >> box_rank[box]) & 1 == 0:
+    for box in range(state.box_owner.shape[0]):
+        if not victim_in_reach(state, player, payable, box):
             continue
-        region = box_region[box]
-        capital = region_type[region] == CAPITAL
-        need = 2 if capital else 1
-        usable = per_country[region_country[region]]
-        if n_assassins >= need or usable >= need or (capital and mix and n_assassins >= 1 and usable >= 1):
-            v = victim_value(region_type, box_region, box_rank, box)
-            if capital:
-                v += capital_weight
-            if v > best:
-                best = v
+        value, by_country_cards, by_assassins = attack_on(state, data, params, per_country, n_assassins, mix, box)
+        if (by_assassins or by_country_cards) and value > best:
+            best = value
     return best
 
 
-@kernel
+@game_kernel
 def hand_size(hand, player):
     held = 0
     for t in range(N_CHAR_TYPES):
@@ -275,14 +270,14 @@ def hand_size(hand, player):
     return held
 
 
-@kernel
+@game_kernel
 def betrayal_threshold(state, params):
     """Min victim value for Option 2 in this round: betray_min_value, lowered by
     betray_round_discount per round played (rounds 1589/1689/1789 = 0/1/2)."""
     return params[P_BETRAY_MIN_VALUE] - params[P_BETRAY_ROUND_DISCOUNT] * state.scal[S_ROUND]
 
 
-@kernel
+@game_kernel
 def attack_in_time(state, params):
     """betray_deck_below: attacks wait until the regular deck (its size is public) holds fewer than
     this many cards, so that a kill comes just before the round-end scoring (0 = any time)."""
@@ -290,7 +285,7 @@ def attack_in_time(state, params):
     return wait <= 0 or state.scal[S_DECK_N] < wait
 
 
-@kernel
+@game_kernel
 def take_value(hand, recipe, recipe_size, open_mask, params, player, slot, card):
     """Greedy value of a take row (display slot or -1 = a blind deck draw)."""
     if slot < 0:
@@ -298,7 +293,7 @@ def take_value(hand, recipe, recipe_size, open_mask, params, player, slot, card)
     return card_value(hand, recipe, recipe_size, open_mask, player, card, params[P_COURTESAN_VALUE])
 
 
-@kernel
+@game_kernel
 def bplay_value(state, data, params, payable, box, card_a):
     """Greedy value of a betrayal-play row (box -1 = stop): the victim's value (+capital_attack_weight
     in a capital), +0.5 for a sure kill by country cards, +assassin_preference for an assassination
@@ -321,7 +316,7 @@ def bplay_value(state, data, params, payable, box, card_a):
     return v
 
 
-@kernel
+@game_kernel
 def collect_gain(state, data, params, player, work, mix):
     """The most a displayed betrayal card adds to the best victim p's betrayal hand reaches."""
     best = 0.0
@@ -337,7 +332,7 @@ def collect_gain(state, data, params, player, work, mix):
     return best
 
 
-@kernel
+@game_kernel
 def shown_earlier(bdisplay, slot, card):
     """Whether a betrayal-display slot before ``slot`` shows the same card type (its gain is known)."""
     for earlier in range(slot):
@@ -346,7 +341,7 @@ def shown_earlier(bdisplay, slot, card):
     return False
 
 
-@kernel
+@game_kernel
 def btake_value(state, data, params, player, work, mix, slot, card, before):
     """Greedy value of a betrayal-take row (slot -1 = a blind deck draw): betrayal_deck_value for
     the deck; a displayed assassin 2 + assassin_preference, a country card 1, each plus
@@ -361,7 +356,7 @@ def btake_value(state, data, params, player, work, mix, slot, card, before):
     return value
 
 
-@kernel
+@game_kernel
 def bdiscard_value(state, data, params, player, work, mix, card, before):
     """Greedy value of discarding a betrayal card of type ``card`` (the highest goes): country cards
     before assassins (by assassin_preference), less so the more victim value the card gives the
@@ -373,7 +368,7 @@ def bdiscard_value(state, data, params, player, work, mix, card, before):
     return value
 
 
-@kernel
+@game_kernel
 def greedy_option(state, data, context, player, params, moves, n):
     """Row of the greedy's turn option (§4.2/§4.4): Option 2 when it can kill a valuable enough
     opponent noble (not before betray_from_round, nor before betray_deck_below; at any value once
@@ -419,7 +414,7 @@ def greedy_option(state, data, context, player, params, moves, n):
     return has1a if has1a >= 0 else 0
 
 
-@kernel
+@game_kernel
 def betrayal_reach_before(state, data, params, player, work, mix):
     """reach_now once for a betrayal take or discard decision's rows; 0 (unused) when
     betrayal_take_weight is 0, as then no row looks at the reach."""
@@ -428,7 +423,7 @@ def betrayal_reach_before(state, data, params, player, work, mix):
     return 0.0
 
 
-@kernel
+@game_kernel
 def greedy_choose(state, data, context, player, kind, n):
     moves = context.moves
     params = context.bot_params[player]

@@ -22,8 +22,8 @@
   (truncated rollouts, only the decisions the greedy does not settle); the pre-issue-13 search
   is the bot file configs/bots/heads_of_state/search_classic.yaml.
 
-Also here: the decision kinds (``D_*``) the rules pass to ``decide.choose`` and the parameter
-indices (``P_*``) the compiled bots read.
+Also here: the parameter indices (``P_*``) the compiled bots read (the decision kinds ``D_*`` the
+rules pass to ``decide.choose`` are in sim/heads_of_state/decisions.py).
 """
 from __future__ import annotations
 
@@ -33,8 +33,6 @@ from sim.heads_of_state.state import COUNTRY_NAMES
 from strategies.parameters import Parameter, parameter_vector
 
 RANDOM, GREEDY, SEARCH = 0, 1, 2
-(D_OPTION, D_TAKE, D_RAISE, D_PAY, D_BTAKE, D_BPLAY, D_REFILL, D_DISCARD, D_BDISCARD,
- D_TAKE_ORDER, D_END_REFILL) = range(11)
 
 # greedy parameter indices (names, defaults and ranges: GREEDY_PARAMS below)
 # (P_COUNTRY_WEIGHT + country: one weight per country, GB FR ES DE). Every parameter added after

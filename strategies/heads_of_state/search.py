@@ -54,35 +54,34 @@ Compilation: bots.choose compiled for the context of a chunk with a search bot (
 calls :func:`search_choose` through a function pointer (bots.call_search, engine.search_entry), so
 the compiled call graph has no cycle and the rollouts run the rules engine compiled for ``Ctx``.
 :func:`search_choose` and its helpers allocate (the rollout state, context and pools, once per
-decision), so they are compiled with numba's reference counting switched on explicitly
-(``_nrt=True``). The rollouts themselves (:func:`run_rollouts` down) are ``kernel`` functions that
-allocate nothing.
+decision), so they are ``allocating_kernel`` functions, compiled with numba's reference counting
+switched on explicitly (sim/core/kernels.py). The rollouts themselves (:func:`run_rollouts` down)
+are ``game_kernel`` functions that allocate nothing.
 """
 import numpy as np
-from numba import njit
 
-from sim.core.determinization import best_rows, count_opponents_hands, deal_opponents_hands, pool_from_counts
-from sim.core.random_streams import next_u64, shuffle, splitmix64
+from sim.core.determinization import (best_rows, count_unseen_cards, deal_unseen_cards, pool_from_counts,
+                                      rekey_streams)
+from sim.core.kernels import allocating_kernel, game_kernel
+from sim.core.random_streams import next_u64, shuffle
 from sim.heads_of_state.betrayal import continue_betrayal_plays
+from sim.heads_of_state.decisions import D_BPLAY, D_OPTION, D_TAKE
 from strategies.heads_of_state.greedy import bplay_value, greedy_choose, hand_size, open_rank_mask, payable_ranks, take_value
 from strategies.heads_of_state.parameters import (
-    D_BPLAY, D_OPTION, D_TAKE, GREEDY, P_CLEAR_LEAD, P_DISTINCT_TAKES, P_FUTURE_ROUNDS_WEIGHT, P_HELD_CARD_VALUE,
+    GREEDY, P_CLEAR_LEAD, P_DISTINCT_TAKES, P_FUTURE_ROUNDS_WEIGHT, P_HELD_CARD_VALUE,
     P_HORIZON, P_MAX_CANDIDATES, P_ROLLOUTS, P_STOP_AT_ROUND_END)
-from sim.heads_of_state.events import (K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, W_BEST_HEX, W_HEX_KEY,
-                                       W_INFLUENCE, W_TOP_RANK, WORK_WIDTH, Ctx)
+from sim.heads_of_state.events import (K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, W_HEX_KEY, W_INFLUENCE,
+                                       W_TOP_RANK, WORK_WIDTH, Ctx)
 from sim.heads_of_state.kernel import play_game
-from sim.heads_of_state.scoring import country_influence_as_ruled, noble_majority
-from sim.heads_of_state.state import (N_CHAR_TYPES, N_COUNTRIES, N_RANKS, N_RNG_SOURCES, N_ROUNDS, REVOLUTION,
+from sim.heads_of_state.scoring import country_influence_as_ruled, noble_majority, ranks_before
+from sim.heads_of_state.state import (N_CHAR_TYPES, N_COUNTRIES, N_RANKS, N_ROUNDS, REVOLUTION,
                                       RNG_SEARCH_0, S_BDECK_N, S_DECK_N, S_GAME_OVER, S_GAME_ROW,
-                                      S_N_PLAYERS, S_OPTION, S_REV_N, S_ROUND, copy_into, copy_state, kernel)
+                                      S_N_PLAYERS, S_OPTION, S_REV_N, S_ROUND, copy_state, copy_state_into)
 from sim.heads_of_state.tables import N_B, N_C
 from sim.heads_of_state.turn import (finish_turn, finish_turn_after_take, play_option, play_turn, step_of_option,
                                      take_character_card)
 
-search_kernel = njit(cache=True, _nrt=True)
-
-
-@search_kernel
+@allocating_kernel
 def search_choose(state, data, context, player, kind, n):
     """Row (0..n-1) of ``context.moves`` chosen by seat p's search at a decision point of ``kind``."""
     params = context.bot_params[player]
@@ -107,7 +106,7 @@ def search_choose(state, data, context, player, kind, n):
     return rows[np.argmax(totals)]   # the first of equal totals, as the greedy's order has it
 
 
-@search_kernel
+@allocating_kernel
 def candidate_rows(state, data, context, player, kind, n, params):
     """Up to ``max_candidates`` rows, best greedy value first (the greedy's own choice leads);
     only the greedy's row when its lead is clear (``clear_lead``); one row per card type of the
@@ -135,7 +134,7 @@ def candidate_rows(state, data, context, player, kind, n, params):
     return rows
 
 
-@kernel
+@game_kernel
 def drop_duplicate_takes(moves, n, display_size, values):
     """Moves every display row whose card type an earlier display row shows behind all others
     (value -inf, listing order kept) and returns the number of distinct rows. Taking either of two
@@ -153,7 +152,7 @@ def drop_duplicate_takes(moves, n, display_size, values):
     return count
 
 
-@search_kernel
+@allocating_kernel
 def rollout_context(context, n_players, params):
     """Every seat greedy with the searching bot's parameters; own moves, scratch and small output
     blocks (a rollout writes betrayal rows past the end -- ignored -- and one game's country rows)."""
@@ -169,7 +168,7 @@ def rollout_context(context, n_players, params):
     )
 
 
-@kernel
+@game_kernel
 def run_rollouts(state, data, imagined_context, imagined, player, kind, rows, options, base, rollouts, char_pool, betrayal_pool,
                  counts, totals):
     """totals[c] = the sum of candidate c's score margins over ``rollouts`` rollouts."""
@@ -183,13 +182,13 @@ def run_rollouts(state, data, imagined_context, imagined, player, kind, rows, op
             totals[c] += play_on(imagined, data, imagined_context, player, params, horizon, stop_at_round_end)
 
 
-@kernel
+@game_kernel
 def play_candidate(state, data, imagined_context, imagined, player, kind, row, option, base, k, char_pool, betrayal_pool,
                    counts):
     """Rollout k's determinized copy ``imagined`` of ``state`` with candidate ``row`` played to the
     end of the searched turn."""
-    copy_into(imagined, state)
-    rekey_streams(imagined, base, k)
+    copy_state_into(imagined, state)
+    rekey_streams(imagined.streams, base, k)
     redeal_hidden(imagined, player, char_pool, betrayal_pool, counts)
     imagined.scal[S_GAME_ROW] = 0                     # the rollout context holds one game's rows
     imagined_context.counters[:] = 0
@@ -206,7 +205,7 @@ def play_candidate(state, data, imagined_context, imagined, player, kind, row, o
         finish_turn(imagined, data, imagined_context, player)
 
 
-@kernel
+@game_kernel
 def play_on(imagined, data, imagined_context, player, params, horizon, stop_at_round_end):
     """p's score margin after the rest of the rollout: the final margin when the game ends, else
     the margin of position_values (horizon reached, or the round ended with stop_at_round_end)."""
@@ -220,7 +219,7 @@ def play_on(imagined, data, imagined_context, player, params, horizon, stop_at_r
     return evaluated_margin(imagined, data, imagined_context, player, params)
 
 
-@kernel
+@game_kernel
 def play_truncated(imagined, data, imagined_context, horizon, stop_at_round_end):
     """At most ``horizon`` turns of every player (0 = no limit), stopping at the end of the game
     or, with stop_at_round_end, at the end of the round."""
@@ -232,7 +231,7 @@ def play_truncated(imagined, data, imagined_context, horizon, stop_at_round_end)
         play_turn(imagined, data, imagined_context)
 
 
-@kernel
+@game_kernel
 def score_margin(state, player):
     best_other = -1 << 40
     for q in range(state.scal[S_N_PLAYERS]):
@@ -241,7 +240,7 @@ def score_margin(state, player):
     return float(state.score[player] - best_other)
 
 
-@kernel
+@game_kernel
 def evaluated_margin(state, data, context, player, params):
     """p's value minus the best opponent's value (position_values, with p's parameters)."""
     values = context.fwork
@@ -253,7 +252,7 @@ def evaluated_margin(state, data, context, player, params):
     return values[player] - best_other
 
 
-@kernel
+@game_kernel
 def position_values(state, data, context, params, values):
     """values[q] = score + influence points if the round ended now (x (1 + future_rounds_weight x
     later rounds)) + noble-card majority points of the cards held now + held_card_value x
@@ -267,26 +266,25 @@ def position_values(state, data, context, params, values):
     add_majorities(state, data, values)
 
 
-@kernel
+@game_kernel
 def add_influence_places(state, data, context, values, weight):
     """values[q] += weight x the round tokens (§6.4) seat q would take if the round ended now
     (residual ties, which the real scoring draws, go to the lower seat)."""
     n_players = state.scal[S_N_PLAYERS]
     infl = context.work[W_INFLUENCE]
     top_rank = context.work[W_TOP_RANK]
-    best_hex = context.work[W_BEST_HEX]
     hex_key = context.work[W_HEX_KEY]
     for c in range(N_COUNTRIES):
-        country_influence_as_ruled(state, data, context.rules, c, infl, top_rank, best_hex, hex_key)
+        country_influence_as_ruled(state, data, context, c)
         first = -1
         second = -1
         for q in range(n_players):
             if infl[q] <= 0:
                 continue
-            if first < 0 or ahead(infl, top_rank, hex_key, q, first):
+            if first < 0 or ranks_before(infl, top_rank, hex_key, q, first):
                 second = first
                 first = q
-            elif second < 0 or ahead(infl, top_rank, hex_key, q, second):
+            elif second < 0 or ranks_before(infl, top_rank, hex_key, q, second):
                 second = q
         if first >= 0:
             values[first] += weight * data.round_tokens[c, 0]
@@ -294,17 +292,7 @@ def add_influence_places(state, data, context, values, weight):
             values[second] += weight * data.round_tokens[c, 1]
 
 
-@kernel
-def ahead(infl, top_rank, hex_key, a, b):
-    """Seat a ranks before seat b on the §6.4 key (influence, highest rank, hexagon key)."""
-    if infl[a] != infl[b]:
-        return infl[a] > infl[b]
-    if top_rank[a] != top_rank[b]:
-        return top_rank[a] > top_rank[b]
-    return hex_key[a] > hex_key[b]
-
-
-@kernel
+@game_kernel
 def add_majorities(state, data, values):
     """values[q] += the §6.5 noble-card majority points of the cards held now."""
     for r in range(N_RANKS):
@@ -316,15 +304,7 @@ def add_majorities(state, data, values):
                 values[q] += points
 
 
-@kernel
-def rekey_streams(imagined, base, k):
-    """Fresh, unknown randomness for rollout k: every stream keyed from (base, k, source)."""
-    for source in range(N_RNG_SOURCES):
-        imagined.streams[source, 0] = splitmix64(base ^ splitmix64(np.uint64(k * N_RNG_SOURCES + source)))
-        imagined.streams[source, 1] = np.uint64(0)
-
-
-@kernel
+@game_kernel
 def redeal_hidden(imagined, player, char_pool, betrayal_pool, counts):
     """Determinization: deal everything p cannot see again, keeping every public count (hand
     sizes, deck sizes, the revolution card in the revolution deck, §3 step 4). The result depends
@@ -332,10 +312,7 @@ def redeal_hidden(imagined, player, char_pool, betrayal_pool, counts):
     source = RNG_SEARCH_0 + player
     n_players = imagined.scal[S_N_PLAYERS]
     # character cards: opponents' hands + regular deck + revolution deck (less the revolution card)
-    counts[:] = 0
-    count_opponents_hands(imagined.hand, player, n_players, N_CHAR_TYPES, counts)
-    for i in range(imagined.scal[S_DECK_N]):
-        counts[imagined.deck[i]] += 1
+    count_unseen_cards(imagined.hand, player, n_players, N_CHAR_TYPES, imagined.deck, 0, imagined.scal[S_DECK_N], counts)
     n_rev = imagined.scal[S_REV_N]
     has_revolution = False
     for i in range(n_rev):
@@ -345,10 +322,8 @@ def redeal_hidden(imagined, player, char_pool, betrayal_pool, counts):
             counts[imagined.rev[i]] += 1
     k = pool_from_counts(counts, N_CHAR_TYPES, char_pool)
     shuffle(imagined.streams, source, char_pool, k)
-    k = deal_opponents_hands(imagined.hand, player, n_players, N_CHAR_TYPES, char_pool, 0)
-    for i in range(imagined.scal[S_DECK_N]):
-        imagined.deck[i] = char_pool[k]
-        k += 1
+    k = deal_unseen_cards(imagined.hand, player, n_players, N_CHAR_TYPES, imagined.deck, 0, imagined.scal[S_DECK_N],
+                          char_pool)
     n_plain = n_rev - 1 if has_revolution else n_rev
     for i in range(n_plain):
         imagined.rev[i] = char_pool[k]
@@ -358,16 +333,10 @@ def redeal_hidden(imagined, player, char_pool, betrayal_pool, counts):
         shuffle(imagined.streams, source, imagined.rev, n_rev)
     # betrayal cards: opponents' betrayal hands + betrayal deck
     n_types = imagined.bhand.shape[1]
-    bcounts = counts
-    bcounts[:] = 0
-    count_opponents_hands(imagined.bhand, player, n_players, n_types, bcounts)
-    for i in range(imagined.scal[S_BDECK_N]):
-        bcounts[imagined.bdeck[i]] += 1
-    k = pool_from_counts(bcounts, n_types, betrayal_pool)
+    n_deck = imagined.scal[S_BDECK_N]
+    count_unseen_cards(imagined.bhand, player, n_players, n_types, imagined.bdeck, 0, n_deck, counts)
+    k = pool_from_counts(counts, n_types, betrayal_pool)
     shuffle(imagined.streams, source, betrayal_pool, k)
-    k = deal_opponents_hands(imagined.bhand, player, n_players, n_types, betrayal_pool, 0)
-    for i in range(imagined.scal[S_BDECK_N]):
-        imagined.bdeck[i] = betrayal_pool[k]
-        k += 1
+    deal_unseen_cards(imagined.bhand, player, n_players, n_types, imagined.bdeck, 0, n_deck, betrayal_pool)
 
 

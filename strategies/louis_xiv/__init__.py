@@ -2,8 +2,9 @@
 
 =================  ==============================================================================
 parameters.py      family ids and every family's documented parameters (names, defaults, ranges)
-decide.py          the rules' entry point: one compiled ``choose_*`` per decision point (rules §10.1),
-                   dispatching on the family; the random and greedy decisions
+decide.py          the rules' one entry point: one compiled ``choose_*`` per decision point (rules §10.1),
+                   dispatching on the family (the random decisions here)
+greedy.py          the greedy's decisions (one-step heuristic: gift values, holding values, noise)
 search.py          the search bot's influence turn (flat Monte Carlo over determinized rollouts)
 =================  ==============================================================================
 

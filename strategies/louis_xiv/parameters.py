@@ -1,6 +1,7 @@
 """Louis XIV bot families and their documented parameters (strategies/parameters.py says what
 every game's bot package declares). The compiled decisions that read these vectors are in
-``decide.py`` (one entry function per decision point of the rules, rules §10.1) and ``search.py``."""
+``decide.py`` (one entry function per decision point of the rules, rules §10.1), ``greedy.py`` and
+``search.py``."""
 import numpy as np
 
 from strategies.parameters import Parameter, parameter_vector

@@ -93,8 +93,8 @@ function is ever called while it is compiling, and a second state type would onl
 whole game loop twice (measured: cold compile 45 s -> 140 s CPU with ``LouisRolloutState``).
 
 Compilation: :func:`search_influence_turn` and its helpers allocate (the rollout state and
-buffers, once per decision), so they are compiled with numba's reference counting switched on
-explicitly (``_nrt=True``; they are called from ``game_kernel`` code compiled without it). The
+buffers, once per decision), so they are ``allocating_kernel``s, compiled with numba's reference
+counting switched on explicitly (they are called from ``game_kernel`` code compiled without it). The
 rollouts themselves (:func:`run_rollouts` down) allocate nothing and are ``game_kernel``s;
 ``rollout`` and ``finish_game`` are inlined into ``run_rollouts``, as every compiled function that
 calls the game loop re-optimizes all of it when it is finalized (compile time).
@@ -102,13 +102,13 @@ calls the game loop re-optimizes all of it when it is finalized (compile time).
 import types
 
 import numpy as np
-from numba import njit
 
-from sim.core.determinization import best_rows, count_opponents_hands, deal_opponents_hands, pool_from_counts
-from sim.core.kernels import copy_into, copy_into_2d, game_kernel, inline_game_kernel
-from sim.core.random_streams import next_u64, pick_by_counts, shuffle, splitmix64
+from sim.core.determinization import (best_rows, count_opponents_hands, count_unseen_cards, deal_opponents_hands,
+                                      deal_unseen_cards, pool_from_counts, rekey_streams)
+from sim.core.kernels import allocating_kernel, copy_into, copy_into_2d, game_kernel, inline_game_kernel
+from sim.core.random_streams import next_u64, pick_by_counts, shuffle
 from sim.louis_xiv import constants as C
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv.data import GOLD_CARDS_USED, ROUNDS
 from sim.louis_xiv.decisions import MOVE_CAPACITY, MOVE_WIDTH, OPTION_CAPACITY, OPTION_WIDTH
 from sim.louis_xiv import influence
@@ -123,16 +123,15 @@ from sim.louis_xiv.state import (IMAGINARY_ACTIVE, INFLUENCE_POSITION, INTRIGUE_
                                  provisional_score, seat_order)
 from sim.louis_xiv.turn_options import list_turn_options
 import strategies.louis_xiv.decide as decide
-from strategies.louis_xiv.decide import needed_tokens, prepare_influence_phase, score_listed_turns, token_value_given
+import strategies.louis_xiv.greedy as greedy
+from strategies.louis_xiv.decide import prepare_influence_phase
+from strategies.louis_xiv.greedy import needed_tokens, score_listed_turns, token_value_given
 from strategies.louis_xiv.parameters import (GREEDY, HALVING, HELD_WEIGHT, MAX_CANDIDATES, ROLLOUT_ROUNDS, ROLLOUTS,
                                              SEARCH_MARGIN, STOP_VALUE_COURTIER_MARKER, STOP_VALUE_CROWN,
                                              STOP_VALUE_GOLD, STOP_VALUE_INFLUENCE_CARD, STOP_VALUE_INTRIGUE_CARD,
                                              STOP_VALUE_MISSION_ABILITY, STOP_VALUE_OWN_MARKER, STOP_VALUE_TOKEN,
                                              VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD, VALUE_INTRIGUE_CARD,
                                              VALUE_MARKER)
-
-search_kernel = njit(cache=True, _nrt=True)
-
 
 def rollout_copy(dispatcher, **replaced):
     """A second compiled function (own dispatcher, own cache entry) with the same code as a
@@ -152,7 +151,7 @@ def rollout_copy(dispatcher, **replaced):
 # the game-loop functions that can be compiling when the search is compiled (the path from the
 # round loop down to the influence-turn dispatcher), as rollout copies calling one another
 rollout_choose_influence_turn = rollout_copy(decide.choose_influence_turn,
-                                             search_or_greedy=decide.greedy_influence_turn)
+                                             search_or_greedy=greedy.greedy_influence_turn)
 rollout_take_influence_turn = rollout_copy(influence.take_influence_turn,
                                            choose_influence_turn=rollout_choose_influence_turn)
 rollout_influence_turns = rollout_copy(influence.influence_turns, take_influence_turn=rollout_take_influence_turn)
@@ -160,7 +159,7 @@ rollout_influence_phase = rollout_copy(influence.influence_phase, influence_turn
 N_COURTIER_COLUMNS = len(R.COURTIER_COLUMNS)
 
 
-@search_kernel
+@allocating_kernel
 def search_influence_turn(state, data, rules, player, moves, params):
     """Row of ``moves`` (listed here) that seat ``player``'s search plays as its influence turn."""
     n_moves = list_turn_options(state, data, rules, player, moves)
@@ -216,7 +215,7 @@ def rollout_last_round(round_number, n_rounds, rollout_rounds):
     return min(n_rounds, round_number + rollout_rounds - 1)
 
 
-@search_kernel
+@allocating_kernel
 def new_rollout_state(state):
     """A state of the same shapes, filled again by ``copy_into_rollout`` before every rollout
     (scratch arrays and per-phase caches are rebuilt before they are read)."""
@@ -304,7 +303,7 @@ def rollout(state, data, rules, sim, player, position, move, base, k, last_round
     ``last_round`` with the greedy in every seat; returns the player's margin: of the final
     scores at the end of the game, of ``position_value`` before it."""
     copy_into_rollout(sim, state)
-    rekey_streams(sim, base, k)
+    rekey_streams(sim.streams, base, k)
     redeal_hidden(sim, data, player, pool, counts)
     prepare_influence_phase(sim, data, family, table)
     apply_move(sim, data, player, move, GREEDY, table[player])
@@ -405,14 +404,6 @@ def greedy_valuation(state, data, player, params):
 
 
 @game_kernel
-def rekey_streams(sim, base, k):
-    """Fresh, unknown randomness for rollout k: every stream keyed from (base, k, source)."""
-    for source in range(sim.streams.shape[0]):
-        sim.streams[source, 0] = splitmix64(base ^ splitmix64(np.uint64(k * sim.streams.shape[0] + source)))
-        sim.streams[source, 1] = np.uint64(0)
-
-
-@game_kernel
 def redeal_hidden(sim, data, player, pool, counts):
     """Determinization (module docstring): deal everything ``player`` cannot see again, keeping
     every public count. The result depends only on the player's information."""
@@ -420,17 +411,12 @@ def redeal_hidden(sim, data, player, pool, counts):
     streams = sim.streams
     n_players = sim.game[N_PLAYERS]
     # influence cards: opponents' hands + the undrawn deck
-    counts[:] = 0
-    count_opponents_hands(sim.influence_hand, player, n_players, C.N_INFLUENCE_KINDS, counts)
     deck = sim.influence_deck
-    for index in range(sim.game[INFLUENCE_POSITION], deck.shape[0]):
-        counts[deck[index]] += 1
+    first = sim.game[INFLUENCE_POSITION]
+    count_unseen_cards(sim.influence_hand, player, n_players, C.N_INFLUENCE_KINDS, deck, first, deck.shape[0], counts)
     size = pool_from_counts(counts, C.N_INFLUENCE_KINDS, pool)
     shuffle(streams, source, pool, size)
-    dealt = deal_opponents_hands(sim.influence_hand, player, n_players, C.N_INFLUENCE_KINDS, pool, 0)
-    for index in range(sim.game[INFLUENCE_POSITION], deck.shape[0]):
-        deck[index] = pool[dealt]
-        dealt += 1
+    deal_unseen_cards(sim.influence_hand, player, n_players, C.N_INFLUENCE_KINDS, deck, first, deck.shape[0], pool)
     # intrigue cards: opponents' hands + the deck (a ring buffer)
     counts[:] = 0
     count_opponents_hands(sim.intrigue_hand, player, n_players, C.N_COURTIERS, counts)

@@ -11,6 +11,7 @@ import yaml
 
 from reports.analysis import skill_ladder
 from reports.pages.run_report import build_report
+from reports.pages.sections_skill_ladder import SECTION_ANCHOR
 from reports.analysis.summary import summarise
 from sim.core.engine import ConfigError
 from sim.core.experiments import load_experiment, matchups_for, prepare_experiment
@@ -261,7 +262,7 @@ def ladder_run(tmp_path_factory) -> Path:
 def test_a_real_ladder_run_has_the_section_in_its_report(ladder_run, tmp_path):
     output = build_report(ladder_run, tmp_path / "ladder.html", progress=False)
     html = output.read_text()
-    assert f'<section id="{skill_ladder.SECTION_ANCHOR}">' in html and "<h2>Skill ladder</h2>" in html
+    assert f'<section id="{SECTION_ANCHOR}">' in html and "<h2>Skill ladder</h2>" in html
     for name in ("skill_ladder_matrix", "skill_ladder_gaps", "skill_ladder_seat_advantage"):
         assert f'id="fig-{name}"' in html
         assert (tmp_path / "ladder_files" / f"{name}.png").stat().st_size > 1000
@@ -286,7 +287,7 @@ def test_a_run_that_is_no_ladder_has_no_ladder_section(experiment_run, tmp_path)
 
 def test_the_ladder_section_renders_in_chromium(ladder_run, tmp_path):
     """As tests/pages/test_browser.py: the page in headless Chromium, the section's figures load."""
-    from .test_browser import ARGS, CHROMIUM
+    from reports.pages.toolkit import CHROMIUM, CHROMIUM_ARGS as ARGS
 
     sync_api = pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
     if not CHROMIUM.exists():
@@ -301,7 +302,7 @@ def test_the_ladder_section_renders_in_chromium(ladder_run, tmp_path):
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(output.as_uri())
             page.wait_for_load_state("load")
-            section = page.locator(f"#{skill_ladder.SECTION_ANCHOR}")
+            section = page.locator(f"#{SECTION_ANCHOR}")
             assert section.locator("h2").inner_text() == "Skill ladder"
             assert section.locator("p").count() >= 4
             widths = section.evaluate("s => Array.from(s.querySelectorAll('img')).map(image => image.naturalWidth)")

@@ -13,6 +13,7 @@ import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict
 
+from sim.core.descriptor import GameDescriptor
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 
 BOT_FAMILIES = {"random": 0, "greedy": 1}
@@ -92,3 +93,16 @@ class FakeEngine:
 
 
 ENGINE = FakeEngine()
+
+
+def descriptor(name: str, engine_path: str) -> GameDescriptor:
+    """A test game's descriptor: the fake engine (or a missing one), no bot package, metrics or pages."""
+    return GameDescriptor(name=name, title=name.title(), folder=name.replace("-", "_"), engine_path=engine_path,
+                          bots_path=None, tables_path=__name__, metrics_path=__name__, sections_path=__name__,
+                          sections_step="", length_unit="rounds", tie_break="no tie-break", assumptions=(),
+                          limitations=())
+
+
+DESCRIPTOR = descriptor("fake", f"{__name__}:ENGINE")
+GHOST = descriptor("ghost", "sim.ghost_game.engine:ENGINE")        # registered, its engine not installed
+EMPTY = descriptor("empty", "sim.core.engine:ENGINE")              # its engine module defines no ENGINE

@@ -11,6 +11,7 @@ import cli
 from sim import registry
 from sim.core import bench
 
+from . import fake_engine
 from .fake_engine import FakeEngine
 
 runner = CliRunner()
@@ -20,7 +21,7 @@ runner = CliRunner()
 def fake_game(monkeypatch):
     """Register the fake engine as game "fake" (the real games may not exist yet)."""
     real_get_engine = registry.get_engine
-    monkeypatch.setitem(registry.GAMES, "fake", "tests-only:ENGINE")
+    monkeypatch.setitem(registry.GAMES, "fake", f"{fake_engine.__name__}:DESCRIPTOR")
     monkeypatch.setattr(registry, "get_engine",
                         lambda name: FakeEngine() if name == "fake" else real_get_engine(name))
 
@@ -157,7 +158,7 @@ def test_bench_human_output():
 
 
 def test_games_lists_engines_and_missing_ones(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "ghost", "sim.ghost_game.engine:ENGINE")
+    monkeypatch.setitem(registry.GAMES, "ghost", f"{fake_engine.__name__}:GHOST")
     result = invoke("games")
     assert result.exit_code == 0, result.output
     assert "fake" in result.stdout and "2, 3, 4" in result.stdout and "ghost" in result.stdout

@@ -308,6 +308,8 @@ def test_a_ctrl_c_that_a_c_callback_swallowed_is_raised_again_in_python():
     command's hook raises it again where keeping_finished_chunks sees it."""
     from types import SimpleNamespace
 
+    from reports import command_errors
+
     with pytest.raises(KeyboardInterrupt):
-        cli.keep_interrupts(SimpleNamespace(exc_value=KeyboardInterrupt()))
+        command_errors.keep_interrupts(SimpleNamespace(exc_value=KeyboardInterrupt()))
         time.sleep(5)               # a moment later, the interrupt stops the sleep

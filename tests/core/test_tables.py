@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
+from reports import terminal
 from sim.core import results
 from sim.core import table_schema as T
 from sim.heads_of_state.engine import ENGINE as HEADS_OF_STATE
@@ -147,4 +148,4 @@ def test_readme_lists_the_declared_columns():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     for engine in (LOUIS_XIV, HEADS_OF_STATE):
         for schema in engine.table_schemas().values():
-            assert cli.table_markdown(schema) in readme, f"README: {engine.name} {schema.name} list is stale"
+            assert terminal.table_markdown(schema) in readme, f"README: {engine.name} {schema.name} list is stale"

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from sim.core.engine import ConfigError
-from strategies.heads_of_state.decide import D_RAISE, choose
+from sim.heads_of_state.decisions import D_RAISE
+from strategies.heads_of_state.decide import choose
 from sim.heads_of_state.engine import ENGINE
 from sim.heads_of_state.state import CAPITAL, COUNTRY_NAMES, PROVINCE
 from strategies.heads_of_state import FAMILY_PARAMETERS, GREEDY_PARAMS, SEARCH_PARAMS, resolve_bot

@@ -18,8 +18,9 @@ from sim.heads_of_state.state import (ASSASSIN, COUNT, COURTESAN, DUKE, OPT_1A, 
                                       S_GAME_OVER, S_N_PLAYERS, S_REV_N, copy_state, new_state)
 from sim.heads_of_state.turn import play_turn
 from strategies.heads_of_state import GREEDY_PARAMS, resolve_bot
-from strategies.heads_of_state.decide import (D_BDISCARD, D_BPLAY, D_BTAKE, D_END_REFILL, D_OPTION, D_PAY, D_REFILL,
-                                              D_TAKE_ORDER, choose)
+from sim.heads_of_state.decisions import (D_BDISCARD, D_BPLAY, D_BTAKE, D_END_REFILL, D_OPTION, D_PAY, D_REFILL,
+                                          D_TAKE_ORDER)
+from strategies.heads_of_state.decide import choose
 
 RED, BLUE, YELLOW = 0, 1, 2
 GAMES = 300

@@ -2,7 +2,8 @@
 active seat (opponents' hands, deck orders) must not change any of its decisions."""
 import numpy as np
 
-from strategies.heads_of_state.decide import D_OPTION, D_RAISE, D_TAKE, choose
+from sim.heads_of_state.decisions import D_OPTION, D_RAISE, D_TAKE
+from strategies.heads_of_state.decide import choose
 from sim.heads_of_state.engine import ENGINE
 from sim.heads_of_state.kernel import setup_game
 from sim.heads_of_state.nobles import list_raises

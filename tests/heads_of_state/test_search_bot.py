@@ -6,17 +6,18 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.determinization import rekey_streams
 from sim.heads_of_state import events as ev
-from sim.heads_of_state.engine import ENGINE, decode_events
+from sim.heads_of_state.engine import ENGINE
+from sim.heads_of_state.replay import decode_events
 from sim.heads_of_state.kernel import setup_game
 from sim.heads_of_state.state import (OPT_1A, OPT_1B, OPT_2, REVOLUTION, RNG_SEARCH_0, S_ACTIVE, S_BDECK_N, S_DECK_N,
                                       S_GAME_OVER, S_N_PLAYERS, S_REV_N, S_ROUND, S_TURN, copy_state, new_state)
 from sim.heads_of_state.turn import play_turn
 from strategies.bots import resolve_bots
 from strategies.heads_of_state import resolve_bot
-from strategies.heads_of_state.decide import D_OPTION, D_TAKE
-from strategies.heads_of_state.search import (candidate_rows, play_truncated, position_values, redeal_hidden,
-                                              rekey_streams, search_choose)
+from sim.heads_of_state.decisions import D_OPTION, D_TAKE
+from strategies.heads_of_state.search import candidate_rows, play_truncated, position_values, redeal_hidden, search_choose
 
 GOLDEN = Path(__file__).parent / "golden"
 BOTS = Path(__file__).resolve().parents[2] / "configs" / "bots" / "heads_of_state"
@@ -98,7 +99,7 @@ def test_determinization_redeals_only_what_is_hidden(setup):
     deals = []
     for k in range(4):
         sim = copy_state(state)
-        rekey_streams(sim, np.uint64(12345), k)
+        rekey_streams(sim.streams, np.uint64(12345), k)
         pool = np.empty(sim.deck.shape[0] + sim.rev.shape[0] + sim.hand.sum(), np.int64)
         bpool = np.empty(sim.bdeck.shape[0] + sim.bhand.sum(), np.int64)
         redeal_hidden(sim, player, pool, bpool, np.empty(16, np.int64))

@@ -4,7 +4,7 @@ helpers to evaluate one courtier and read the courtiers-table row it writes."""
 import numpy as np
 
 from sim.louis_xiv import constants as C
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv.evaluation import evaluate_courtier
 
 # The worked examples' colours, seated clockwise from the start player (seat 0)

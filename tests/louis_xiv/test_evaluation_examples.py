@@ -2,7 +2,7 @@
 example's colours (yellow, red, green, blue = seats 0-3, yellow starts). Greedy bots with
 plenty of gold accept every bribe they are offered, so "may bribe" shows up as "did bribe"."""
 from sim.louis_xiv import constants as C
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv.state import LOUIS_COURTIER
 
 from .rulebook import (ANNE, BLUE, DAUPHIN, GREEN, RED, SIDE_A, SIDE_B, TURENNE, YELLOW, evaluate, put,

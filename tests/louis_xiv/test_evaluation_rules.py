@@ -3,7 +3,7 @@
 import numpy as np
 
 from sim.louis_xiv import constants as C
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv.evaluation import bribe_cost, evaluation_phase
 from sim.louis_xiv.influence import imaginary_player_placement
 from sim.louis_xiv.state import LOUIS_COURTIER, ROUND

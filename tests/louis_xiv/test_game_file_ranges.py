@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sim.core.engine import ConfigError
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import data as data_module
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv import state as S
 from sim.louis_xiv.data import (DEFAULT_GAME_FILE, MAX_ROUNDS_OF_THE_RULES, load_game_file, rule_vector,
                                 to_kernel_data)

@@ -16,14 +16,14 @@ from sim.louis_xiv.decisions import (INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, IN
                                      INTRIGUE_ONE_FROM_GENERAL, INTRIGUE_ONE_FROM_OWN, INTRIGUE_TWO_FROM_OWN,
                                      PLACE_FOUR, RETRIEVE, RETRIEVE_FOUR, new_move_buffer, new_option_buffer)
 from sim.louis_xiv.engine import ENGINE, bot_arrays, result_matrix
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv.kernel import play_rounds
 from sim.louis_xiv.scoring import end_of_game
 from sim.louis_xiv.setup import setup_game
 from sim.louis_xiv.state import ROUND, TRACE_LENGTH, new_state
 from strategies.louis_xiv import PARAMETER_INDEX, resolve_bot
-from strategies.louis_xiv.decide import (fill_holding_gains, gift_value, phase_influence_gains,
-                                         prepare_influence_phase, single_courtier_gains)
+from strategies.louis_xiv.decide import prepare_influence_phase
+from strategies.louis_xiv.greedy import fill_holding_gains, gift_value, phase_influence_gains, single_courtier_gains
 
 ABILITY = {name: index for index, name in enumerate(C.ABILITY_NAMES)}
 GAMES = 300
@@ -359,7 +359,8 @@ def test_the_mission_deck_chosen_is_the_one_weighing_every_deck_would_choose(set
     still be chosen (a deck's weight is between preference x (1 - deck_reach) and preference); the
     deck it draws from is, over 3,000 random hands, tokens, decks and preferences, the first deck
     of greatest weight with every deck weighed (ties included: preferences repeat on purpose)."""
-    from strategies.louis_xiv.decide import choose_mission_deck, deck_payability
+    from strategies.louis_xiv.decide import choose_mission_deck
+    from strategies.louis_xiv.greedy import deck_payability
     from strategies.louis_xiv.parameters import DECK_LIGHT
     from strategies.louis_xiv import GREEDY
     generator = np.random.default_rng(31)

@@ -11,8 +11,9 @@ from sim.louis_xiv.missions import list_mission_options
 from sim.louis_xiv.setup import setup_game
 from sim.louis_xiv.state import ROUND, copy_state, new_state
 from sim.louis_xiv.resources import resources_phase
-from strategies.louis_xiv.decide import (GREEDY, RANDOM, choose_bribe, choose_influence_move, choose_intrigue,
-                                  choose_mission_play, choose_token_to_return)
+from strategies.louis_xiv.decide import (choose_bribe, choose_influence_move, choose_intrigue, choose_mission_play,
+                                         choose_token_to_return)
+from strategies.louis_xiv.parameters import GREEDY, RANDOM
 
 
 def hide_differently(state, player, rng):

@@ -1,23 +1,17 @@
 """Invariants over thousands of random games (hypothesis picks seeds, player counts and mixes of
 random / greedy bots; each example plays a few hundred compiled games through ENGINE.play_chunk,
-or plays games phase by phase and checks the state after every phase)."""
+or plays games phase by phase and checks the state after every phase: sim/louis_xiv/invariants.py)."""
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.louis_xiv import constants as C
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv.engine import ENGINE, bot_arrays
-from sim.louis_xiv.evaluation import evaluation_phase
-from sim.louis_xiv.influence import influence_phase
+from sim.louis_xiv.invariants import conservation_violations, play_phase_by_phase
 from sim.louis_xiv.kernel import play_game
-from sim.louis_xiv.missions import missions_phase
-from sim.louis_xiv.resources import resources_phase
-from sim.louis_xiv.scoring import end_of_game, record_standing
-from sim.louis_xiv.setup import setup_game
 from sim.louis_xiv.decisions import MOVE_CAPACITY, MOVE_WIDTH, OPTION_CAPACITY, OPTION_WIDTH
-from sim.louis_xiv.state import (EXHAUSTED_COATS, EXHAUSTED_TOKENS, INTRIGUE_COUNT, N_PLAYERS, ROUND, START_SEAT,
-                                 new_state)
+from sim.louis_xiv.state import new_state
 
 GAMES_PER_EXAMPLE = 500
 FEW = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -144,67 +138,14 @@ def test_chunking_does_not_change_results(bot_names, seed):
 
 # ---------------------------------------------------------------- state level, phase by phase
 
-def check_conservation(state, data, n_players):
-    """Markers, tokens, coats, mission cards and intrigue cards are all accounted for."""
-    for player in range(n_players):
-        assert state.own_supply[player] + state.general_supply[player] + state.markers[:, player].sum() == 16
-        assert state.own_supply[player] >= 0 and state.general_supply[player] >= 0
-        assert state.gold[player] >= 0
-    if n_players == 2:
-        assert state.own_supply[C.IMAGINARY] + state.markers[:, C.IMAGINARY].sum() == 8
-        assert state.general_supply[C.IMAGINARY] == 0
-    assert (state.markers[:, n_players:C.MAX_PLAYERS] == 0).all()
-    assert state.tokens.sum() + state.token_pile.sum() == 34 + state.game[EXHAUSTED_TOKENS]
-    assert (state.tokens >= 0).all() and (state.token_pile >= 0).all()
-    assert state.coats.sum() + state.coat_pile.sum() == 60 + state.game[EXHAUSTED_COATS]
-    assert (state.coat_pile >= 0).all()
-    # each of the 40 mission cards is in exactly one place: a hand, played, or a deck
-    where = state.mission_hand.sum(axis=0)[:40] + state.mission_played.sum(axis=0)[:40]
-    for colour in range(C.N_MISSION_COLOURS):
-        deck = state.mission_deck[colour]
-        for i in range(state.mission_deck_count[colour]):
-            where[deck[(state.mission_deck_head[colour] + i) % deck.shape[0]]] += 1
-    assert (where == 1).all()
-    assert state.intrigue_hand.sum() + state.game[INTRIGUE_COUNT] == 12
-
-
-def play_phase_by_phase(setup, n_players, families, params, seed, game_index):
-    """The kernel's game loop (kernel.play_rounds) with a conservation check after every phase."""
-    data, rules = setup.data, setup.rules
-    state = new_state(data)
-    moves = np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64)
-    options = np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64)
-    rows = np.zeros((4 * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int32)
-    setup_game(state, data, rules, n_players, seed, game_index, 0)
-    check_conservation(state, data, n_players)
-    for round_number in range(1, 5):
-        state.game[ROUND] = round_number
-        resources_phase(state, data, rules, families, params)
-        check_conservation(state, data, n_players)
-        influence_phase(state, data, rules, families, params, moves)
-        check_conservation(state, data, n_players)
-        evaluation_phase(state, data, rules, families, params, rows, (round_number - 1) * C.N_COURTIERS)
-        check_conservation(state, data, n_players)
-        assert state.markers[:, C.IMAGINARY].sum() == 0   # the imaginary player's markers went home
-        missions_phase(state, data, rules, families, params, options)
-        check_conservation(state, data, n_players)
-        assert (state.tokens[:n_players].sum(axis=1) <= 1).all()    # token cap
-        record_standing(state, data, round_number)
-        if round_number < 4:
-            state.game[START_SEAT] = (state.game[START_SEAT] + 1) % state.game[N_PLAYERS]
-    scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
-    end_of_game(state, data, rules, scores)
-    check_conservation(state, data, n_players)
-    return state, scores, rows
-
-
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
 def test_tokens_coats_missions_markers_conserved_after_every_phase(n_players, bot_names, seed):
     setup = ENGINE.load_setup()
     families, params = bot_arrays([ENGINE.resolve_bot(name) for name in bot_names[:n_players]])
     for game_index in range(15):
-        state, scores, rows = play_phase_by_phase(setup, n_players, families, params, seed, game_index)
+        state, scores, rows, violations = play_phase_by_phase(setup, n_players, families, params, seed, game_index)
+        assert violations == []
         # the phase-by-phase game is the kernel's game (same seed, same streams)
         kernel_state = new_state(setup.data)
         kernel_scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
@@ -213,7 +154,7 @@ def test_tokens_coats_missions_markers_conserved_after_every_phase(n_players, bo
                   np.zeros((MOVE_CAPACITY, MOVE_WIDTH), dtype=np.int64),
                   np.zeros((OPTION_CAPACITY, OPTION_WIDTH), dtype=np.int64), kernel_rows, 0, kernel_scores, 0)
         assert (scores == kernel_scores).all() and (rows == kernel_rows).all()
-        check_conservation(kernel_state, setup.data, n_players)
+        assert conservation_violations(kernel_state, n_players) == []
 
 
 # ---------------------------------------------------------------- rule switches

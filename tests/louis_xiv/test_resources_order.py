@@ -8,7 +8,8 @@ from sim.louis_xiv import constants as C
 from sim.louis_xiv.decisions import pack_order, unpack_order
 from sim.louis_xiv.resources import use_resources_abilities
 from sim.louis_xiv.state import IMAGINARY_ACTIVE
-from strategies.louis_xiv.decide import RULES_FILE_RESOURCES_ORDER, choose_resources_order
+from strategies.louis_xiv.decide import choose_resources_order
+from strategies.louis_xiv.greedy import RULES_FILE_RESOURCES_ORDER
 
 from .rulebook import YELLOW, supplies
 

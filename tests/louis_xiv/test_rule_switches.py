@@ -9,7 +9,7 @@ import pytest
 
 from sim.core.engine import ConfigError
 from sim.louis_xiv import constants as C
-from sim.louis_xiv import results as R
+from sim.louis_xiv import tables as R
 from sim.louis_xiv.data import DEFAULT_GAME_FILE, load_game_file, rule_vector, to_kernel_data
 from sim.louis_xiv.decisions import MOVE_KIND, MOVE_LENGTH, PLACE_FOUR, new_move_buffer
 from sim.louis_xiv.evaluation import bribe_cost, evaluation_phase, place_conde_marker

@@ -18,7 +18,8 @@ from sim.louis_xiv.setup import setup_game
 from sim.louis_xiv.state import (INFLUENCE_POSITION, INTRIGUE_COUNT, INTRIGUE_HEAD, ROUND, copy_state,
                                  new_state)
 from sim.louis_xiv.turn_options import list_turn_options
-from strategies.louis_xiv.decide import needed_tokens, prepare_influence_phase, score_listed_turns
+from strategies.louis_xiv.decide import prepare_influence_phase
+from strategies.louis_xiv.greedy import needed_tokens, score_listed_turns
 from strategies.louis_xiv.parameters import FAMILY_PARAMETERS, SEARCH
 
 

@@ -1,15 +1,11 @@
 """The HTML report in a real headless Chromium (Debian's chromium package, driven by Python
 playwright): it renders, every image loads, the console shows no error; a screenshot is kept."""
 import shutil
-from pathlib import Path
 
 import pytest
 
 from reports.pages.run_report import build_report
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from reports.pages.toolkit import CHROMIUM, CHROMIUM_ARGS as ARGS
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
 if not CHROMIUM.exists():

@@ -15,7 +15,8 @@ from scipy.stats import norm
 from statsmodels.stats.multitest import multipletests
 
 from page_text import headlines, text_of
-from reports.pages.comparison_report import CHROMIUM, view_in_chromium, write_comparison_report
+from reports.pages.comparison_report import write_comparison_report
+from reports.pages.toolkit import CHROMIUM, view_in_chromium
 from sim.core.engine import ConfigError
 
 # (metric, label, group, unit, margin, baseline value)

@@ -16,7 +16,8 @@ import cli
 from page_text import headlines, section, text_of
 from reports.pages.run_report import build_report, report_command
 from reports.pages.sections_common import SENSITIVITY_TITLE
-from reports.pages.sensitivity_report import CHROMIUM, main, view_in_chromium, write_sensitivity_report
+from reports.pages.sensitivity_report import main, write_sensitivity_report
+from reports.pages.toolkit import CHROMIUM, view_in_chromium
 from sim.core.engine import ConfigError
 from courtsim_runs import simulate
 
@@ -215,7 +216,7 @@ def test_the_main_report_shows_the_verdicts_only_with_a_sensitivity_run(small_he
 
 def test_a_default_study_of_another_game_or_unfinished_is_a_note_but_an_explicit_one_an_error(small_heads_run,
                                                                                             tmp_path, monkeypatch):
-    from reports.pages.sensitivity_report import find_sensitivity_run
+    from reports.analysis.sensitivity_study import find_sensitivity_run
 
     monkeypatch.chdir(tmp_path)
     write_study(tmp_path / "runs" / "sensitivity" / "heads_of_state", game="heads-of-state", status="incomplete")

@@ -12,7 +12,9 @@ import pytest
 import yaml
 
 from page_text import headlines, section, text_of
-from reports.pages.sweep_report import CHROMIUM, main, target_status, view_in_chromium, write_sweep_report
+from reports.analysis.targets import target_status
+from reports.pages.sweep_report import main, write_sweep_report
+from reports.pages.toolkit import CHROMIUM, view_in_chromium
 from sim.core.engine import ConfigError
 
 # metric -> (label, group, unit, {n_players: {own_cubes: value}}, half width of the interval)

@@ -14,7 +14,8 @@ import yaml
 
 from page_text import headlines, section, text_of
 from reports.analysis.players import win_rate_label, win_rate_metric
-from reports.pages.tuning_report import CHROMIUM, main, view_in_chromium, write_tuning_report
+from reports.pages.toolkit import CHROMIUM, view_in_chromium
+from reports.pages.tuning_report import main, write_tuning_report
 from sim.core.engine import ConfigError
 
 NAME = "heads_of_state_2p_balance"

@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 import cli
 from study_files import write_two_greedy_experiment
 from sim.core.engine import ConfigError
-from reports.pages.comparison_report import CHROMIUM, view_in_chromium
+from sim import registry
+from reports.pages.toolkit import CHROMIUM, view_in_chromium
 from sim.studies import directory, sensitivity
 
 runner = CliRunner()
@@ -93,7 +94,7 @@ def test_every_assumption_must_be_an_input_or_excused(tmp_path):
 def test_the_shipped_sensitivity_configs_cover_every_assumption_with_a_reason(game, tmp_path):
     plan = sensitivity.plan_sensitivity(game, sensitivity.find_sensitivity(game, None), out_dir=tmp_path)
     named = {entry.assumption for entry in plan.inputs} | {entry.assumption for entry in plan.sensitivity.not_varied}
-    assert named == set(sensitivity.ASSUMPTIONS[game])
+    assert named == set(registry.descriptor(game).assumptions)
     assert all(entry.why.strip() for entry in plan.inputs)
     sensitivity.check_every_value(plan)       # every option and both ends of every range are valid data
 

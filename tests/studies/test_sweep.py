@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 import cli
 from study_files import write_two_greedy_experiment
 from sim.core.engine import ConfigError
-from reports.pages.comparison_report import CHROMIUM, view_in_chromium
+from reports.pages.toolkit import CHROMIUM, view_in_chromium
 from sim.studies import sweep
 
 runner = CliRunner()
@@ -173,7 +173,7 @@ def test_an_unknown_target_metric_is_refused(tmp_path):
 
 def test_a_change_target_is_judged_on_each_cells_paired_change_and_the_printed_cell_has_none(swept):
     from reports.analysis import targets
-    from reports.pages.sweep_report import target_status
+    from reports.analysis.targets import target_status
     _, directory = swept
     table = pl.read_parquet(directory / sweep.TABLE_FILE).to_pandas()
     target = {"metric": "winning_score", "change_within": 1}
@@ -236,7 +236,7 @@ def test_a_cell_has_its_median_game_length_and_a_ladders_skill_gap_as_targets_ca
     assert median.height == 2 and ((median["low"] <= median["value"]) & (median["value"] <= median["high"])).all()
     gap = table.filter(pl.col("metric") == "skill_gap:random->greedy")
     assert gap.height == 2 and (gap["value"] > 0.8).all() and (gap["unit"] == "rate").all()   # greedy beats random
-    from reports.pages.sweep_report import target_status
+    from reports.analysis.targets import target_status
     statuses = target_status(table.to_pandas(), yaml.safe_load((directory / sweep.PLAN_FILE).read_text())["targets"])
     assert set(statuses["status"]) <= {"meets", "may meet"}
 

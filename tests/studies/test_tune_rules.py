@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import cli
 from study_files import write_two_greedy_experiment
-from reports.pages.comparison_report import CHROMIUM, view_in_chromium
+from reports.pages.toolkit import CHROMIUM, view_in_chromium
 from sim.core.engine import ConfigError
 from sim.core.variants import load_variant
 from sim.studies import tune_rules

@@ -1,0 +1,867 @@
+"""The Louis XIV greedy (family GREEDY): a one-step heuristic at every decision point.
+
+It values each courtier's gift for itself (tokens its missions need, coats, gold, cards),
+estimates its chance to win the courtier from the marker lead it would have, and takes the move
+with the best gain in expected value; its other decisions are rules of thumb read from the bot's
+parameter vector (``parameters.py`` documents each entry's meaning, default and range). It reads
+only what a player at the table sees: public state and its own hand (sim/louis_xiv/state.py,
+Q21). ``decide.py`` asks it (the rules' one entry point); the search bot uses it for its own
+other decisions, to rank its candidates, and for every seat in its rollouts.
+"""
+import numpy as np
+
+from sim.core.kernels import inline_game_kernel, game_kernel
+from sim.core.random_streams import draw_uniforms
+from sim.louis_xiv import constants as C
+from sim.louis_xiv.components import list_card_payments
+from sim.louis_xiv.data import (LB_SKIP_COST, LB_TOKENSWAP_COST, RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT,
+                                RETRIEVE_JOKER_COUNT, ROUNDS)
+from sim.louis_xiv.decisions import (CARD_SWAP, INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, INCOME_TWO_MARKERS,
+                                     INTRIGUE_NONE, INTRIGUE_ONE_FROM_GENERAL, INTRIGUE_ONE_FROM_OWN,
+                                     INTRIGUE_TWO_FROM_OWN, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH,
+                                     OPTION_PAY_1, PLACE, PLACE_FOUR, PURPOSE_END_PLACEMENT, RETRIEVE,
+                                     RETRIEVE_FOUR, SKIP, pack_order)
+from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, ROUND, TRACE_ON, hand_size
+from sim.louis_xiv.turn_options import best_turn_option, list_turn_options
+from strategies.louis_xiv.parameters import (ALWAYS_PLACE, BRIBE_WILLINGNESS, CARD_FOR_MARKER_SHIFT, CARD_SWAP_SCORE,
+                                             CHANCE_LEAD, CHANCE_LEAD_STEP, CHANCE_TIE, DECK_LIGHT, DECK_REACH,
+                                             END_PLACE_MIN_GAIN, INTRIGUE_DRAW_BELOW, INTRIGUE_KEEP_SHIFT,
+                                             LATE_LEAD_SAFETY,
+                                             LB_MARKER_BELOW, LOUIS_AGGRESSION, MAINTENON_MARKERS, MARKERS3_TARGET,
+                                             MISSION_SWAP_MODE, NOISE, ONCE_FIRST_SHIFT, PLACE_FOUR_COST,
+                                             RETRIEVE_BELOW, RETRIEVE_HIGH_FACTOR, RETRIEVE_LOW_FACTOR,
+                                             SKIP_SCORE, START_PLACE_MIN_GAIN, TOKEN_SWAP_ANY, TOKEN_SWAP_RESERVE,
+                                             VALUE_COAT, VALUE_CROWN, VALUE_GOLD, VALUE_INFLUENCE_CARD,
+                                             VALUE_INTRIGUE_CARD, VALUE_MARKER, VALUE_NEEDED_TOKEN,
+                                             VALUE_SECOND_NEEDED_TOKEN, VALUE_TOKEN)
+
+
+@inline_game_kernel
+def bot_rng_source(player):
+    """The seat's own random stream: the greedy's noise, the random bot's draws (decide.py)."""
+    return C.SOURCE_BOT + player
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared helpers: what a gift is worth to a player, and what holding m markers on a courtier is
+# worth
+# ---------------------------------------------------------------------------------------------
+
+FIRST_NEEDED = 1    # needed_tokens: a card in hand names the kind and the player holds none
+SECOND_NEEDED = 2   # ... a dark-blue card in hand names it twice and the player holds one
+
+
+@game_kernel
+def needed_tokens(state, data, player, needed):
+    """needed[kind] = FIRST_NEEDED if a mission card in hand names that token and the player has
+    none, SECOND_NEEDED if a card in hand needs two of it (dark blue, §1.5) and he holds one."""
+    hand = state.mission_hand[player]
+    names_tokens = data.mission_names_tokens
+    mission_cost = data.mission_cost
+    # bit k of ``named``: a card in hand names token kind k; of ``twice``: names it twice; or-ed
+    # without branches over all cards (the loop vectorises)
+    named = 0
+    twice = 0
+    for card in range(names_tokens.shape[0]):
+        named |= names_tokens[card] * hand[card]
+        twice |= names_tokens[card] * hand[card] if mission_cost[card, 0] == mission_cost[card, 1] else 0
+    tokens = state.tokens
+    needed[0] = 0
+    for kind in range(1, C.N_TOKENS):
+        held = tokens[player, kind]
+        first = (named >> kind) & 1 if held == 0 else 0
+        second = SECOND_NEEDED * ((twice >> kind) & 1) if held == 1 else 0
+        needed[kind] = first + second
+
+
+@inline_game_kernel
+def needed_token_bonus(need, value_needed_token, value_second_needed_token):
+    """The extra worth of a token its missions need (``needed_tokens``' code ``need``)."""
+    second = value_second_needed_token if need == SECOND_NEEDED else 0.0
+    return value_needed_token if need == FIRST_NEEDED else second
+
+
+@inline_game_kernel
+def token_value_given(kind, needed, params):
+    if kind == C.CROWN:
+        return params[VALUE_CROWN]
+    return params[VALUE_TOKEN] + needed_token_bonus(needed[kind], params[VALUE_NEEDED_TOKEN],
+                                                    params[VALUE_SECOND_NEEDED_TOKEN])
+
+
+@inline_game_kernel
+def gift_value_given(data, courtier, needed, params):
+    value = 0.0
+    if data.gift_token[courtier] >= 0:
+        value += token_value_given(data.gift_token[courtier], needed, params)
+    value += data.gift_coats[courtier] * params[VALUE_COAT]
+    value += data.gift_gold[courtier] * params[VALUE_GOLD]
+    value += data.gift_influence_cards[courtier] * params[VALUE_INFLUENCE_CARD]
+    value += data.gift_intrigue_cards[courtier] * params[VALUE_INTRIGUE_CARD]
+    value += data.gift_place_any[courtier] * 0.5
+    value += data.gift_place_on_count[courtier] * 0.25
+    value += data.gift_retrieve[courtier] * params[VALUE_MARKER]
+    return value
+
+
+@game_kernel
+def fill_gift_values(data, needed, params, values):
+    """values[k]: the worth of courtier k's gift, as ``gift_value_given`` (arrays and parameters
+    bound once: a parameter read from ``params`` would be reloaded after every store into
+    ``values``, which numba cannot prove is a different array)."""
+    gift_token = data.gift_token
+    gift_coats = data.gift_coats
+    gift_gold = data.gift_gold
+    gift_influence_cards = data.gift_influence_cards
+    gift_intrigue_cards = data.gift_intrigue_cards
+    gift_place_any = data.gift_place_any
+    gift_place_on_count = data.gift_place_on_count
+    gift_retrieve = data.gift_retrieve
+    value_crown = params[VALUE_CROWN]
+    value_token = params[VALUE_TOKEN]
+    value_needed_token = params[VALUE_NEEDED_TOKEN]
+    value_second_needed_token = params[VALUE_SECOND_NEEDED_TOKEN]
+    value_coat = params[VALUE_COAT]
+    value_gold = params[VALUE_GOLD]
+    value_influence_card = params[VALUE_INFLUENCE_CARD]
+    value_intrigue_card = params[VALUE_INTRIGUE_CARD]
+    value_marker = params[VALUE_MARKER]
+    for courtier in range(values.shape[0]):
+        value = 0.0
+        kind = gift_token[courtier]
+        if kind == C.CROWN:
+            value += value_crown
+        elif kind >= 0:
+            value += value_token + needed_token_bonus(needed[kind], value_needed_token, value_second_needed_token)
+        value += gift_coats[courtier] * value_coat
+        value += gift_gold[courtier] * value_gold
+        value += gift_influence_cards[courtier] * value_influence_card
+        value += gift_intrigue_cards[courtier] * value_intrigue_card
+        value += gift_place_any[courtier] * 0.5
+        value += gift_place_on_count[courtier] * 0.25
+        value += gift_retrieve[courtier] * value_marker
+        values[courtier] = value
+
+
+@game_kernel
+def gift_value(state, data, player, courtier, params):
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    return gift_value_given(data, courtier, needed, params)
+
+
+@inline_game_kernel
+def win_chance(lead, chance_lead, chance_lead_step, chance_tie, certainty):
+    """The estimated chance to win a courtier with a marker lead of ``lead`` (0.02 when behind).
+    ``certainty`` (``lead_certainty``) is the share of a lead's chance to lose, and of a trailing
+    player's chance to catch up, that is gone because the others have fewer turns left.
+    Every case is computed and one picked without a branch: the game asks with leads no branch
+    predictor can guess, and a mispredicted branch costs more than the arithmetic."""
+    estimate = min(0.97, chance_lead + (lead - 1) * chance_lead_step)
+    ahead = estimate + certainty * (1.0 - estimate)
+    level_or_behind = chance_tie if lead == 0 else 0.02 * (1.0 - certainty)
+    return ahead if lead >= 1 else level_or_behind
+
+
+@inline_game_kernel
+def others_turns_left(state, player):
+    """The influence turns the other players still have this phase: one per card in hand beyond
+    the last, which is never played (§4.2 step 2)."""
+    turns = 0
+    for other in range(state.game[N_PLAYERS]):
+        turns += max(hand_size(state, other) - 1, 0) if other != player else 0
+    return turns
+
+
+@inline_game_kernel
+def lead_certainty(turns_left, n_players, late_lead_safety):
+    """``late_lead_safety`` x the share of the others' influence turns (4 each: 5 cards drawn,
+    §4.1 step 3) already played: 0 before they have played, ``late_lead_safety`` when they have
+    no turn left, so a lead late in the phase counts as safer than the same lead early."""
+    played = 1.0 - min(1.0, turns_left / (4.0 * max(1, n_players - 1)))
+    return late_lead_safety * played
+
+
+@inline_game_kernel
+def player_lead_certainty(state, player, params):
+    """``lead_certainty`` for ``player`` now (0 without a branch's cost when the bot does not
+    use it: the turns are counted only for a ``late_lead_safety`` above 0)."""
+    safety = params[LATE_LEAD_SAFETY]
+    if safety <= 0.0:
+        return 0.0
+    return lead_certainty(others_turns_left(state, player), state.game[N_PLAYERS], safety)
+
+
+@inline_game_kernel
+def holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
+                            certainty, value_marker, value_gold, crown_bonus):
+    """Expected worth of holding ``mine`` markers on a courtier where the best other colour
+    holds ``others``: the chance to win it (from the lead) times the gift, less the markers
+    that go to the general supply when winning; on a gold side the bribe is the fallback.
+    Also its slope in ``certainty``: the worth is the chance times what winning adds over
+    losing, and the chance is affine in the certainty (``win_chance``), so the worth at any
+    certainty is the worth at 0 plus the certainty times this slope.
+    (Parameters come as scalars: read from ``params`` they would be reloaded after every
+    store into the float gains table, which numba cannot prove is a different array.)
+    All three cases are computed and one picked (``win_chance``: why without branches)."""
+    lead = mine - others
+    chance = win_chance(lead, chance_lead, chance_lead_step, chance_tie, certainty)
+    estimate = min(0.97, chance_lead + (lead - 1) * chance_lead_step)
+    chance_slope = (1.0 - estimate) if lead >= 1 else (0.0 if lead == 0 else -0.02)
+    louis_won = gift + crown_bonus - mine * value_marker
+    louis_lost = 0.4 * gift
+    with_louis = chance * louis_won + (1.0 - chance) * louis_lost
+    threshold_met = 0.95 * gift
+    threshold_short = 0.3 * gift * mine / max(1, printed)
+    by_threshold = threshold_met if mine >= printed else threshold_short
+    fallback = max(0.0, gift - printed * value_gold) if mode == C.GOLD_MODE else 0.0
+    majority_won = gift - mine * value_marker
+    by_majority = chance * majority_won + (1.0 - chance) * fallback
+    by_mode = by_threshold if mode == C.THRESHOLD_MODE else by_majority
+    value = with_louis if louis else by_mode
+    stake_by_mode = 0.0 if mode == C.THRESHOLD_MODE else majority_won - fallback
+    stake = louis_won - louis_lost if louis else stake_by_mode
+    held = mine > 0
+    return (value if held else 0.0), (chance_slope * stake if held else 0.0)
+
+
+@inline_game_kernel
+def holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
+                        certainty, value_marker, value_gold, crown_bonus):
+    """``holding_value_and_slope``'s worth alone."""
+    value, _ = holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
+                                       chance_tie, certainty, value_marker, value_gold, crown_bonus)
+    return value
+
+
+@game_kernel
+def fill_holding_gains(state, data, player, params, gains):
+    """gains[k, c]: the value gained by adding c more markers to courtier k (c < gains.shape[1])."""
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    gifts = state.scratch_gifts
+    fill_gift_values(data, needed, params, gifts)
+    fill_holding_gains_given(state, data, player, params, gifts, gains)
+
+
+@game_kernel
+def single_courtier_gains(state, data, player, courtier, params, row):
+    """``fill_holding_gains`` for one courtier only, into ``row`` (its first row.shape[0] columns)."""
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    gift = gift_value_given(data, courtier, needed, params)
+    markers = state.markers
+    courtier_holding_gains(state, data, player, courtier, markers[courtier, player],
+                           most_other_markers(markers, courtier, player, colours_in_play(state)), gift, params,
+                           player_lead_certainty(state, player, params), row, row.shape[0])
+
+
+@game_kernel
+def fill_holding_gains_given(state, data, player, params, gifts, gains):
+    """``fill_holding_gains`` with the gift values ``gifts`` already known."""
+    n_colours = colours_in_play(state)
+    markers = state.markers
+    certainty = player_lead_certainty(state, player, params)
+    for courtier in range(C.N_COURTIERS):
+        courtier_holding_gains(state, data, player, courtier, markers[courtier, player],
+                               most_other_markers(markers, courtier, player, n_colours), gifts[courtier], params,
+                               certainty, gains[courtier], gains.shape[1])
+
+
+@inline_game_kernel
+def colours_in_play(state):
+    """The marker colours on the board: the players', and the imaginary player's (§7)."""
+    return state.game[N_PLAYERS] if state.game[IMAGINARY_ACTIVE] == 0 else C.N_COLOURS
+
+
+@inline_game_kernel
+def most_other_markers(markers, courtier, player, n_colours):
+    """The most markers another colour in play has on the courtier. Every colour is looked at
+    and the ones not counted masked out: a loop of constant length unrolls into picks, where
+    one of ``n_colours`` steps kept a loop branch no predictor could learn."""
+    others = 0
+    for colour in range(C.N_COLOURS):
+        counted = colour != player and colour < n_colours
+        others = max(others, markers[courtier, colour] if counted else 0)
+    return others
+
+
+@inline_game_kernel
+def courtier_holding_gains(state, data, player, courtier, mine, others, gift, params, certainty, row, width,
+                           slopes=None):
+    """row[c] for c < width: the value gained by adding c markers to one courtier on which the
+    player holds ``mine`` markers and the best other colour ``others`` (``certainty``:
+    ``lead_certainty``); with ``slopes``, slopes[c] is that gain's slope in the certainty
+    (``holding_value_and_slope``; numba compiles the call without slopes without them)."""
+    side = state.side[courtier]
+    mode = data.courtier_mode[courtier, side]
+    printed = data.courtier_value[courtier, side]
+    louis = courtier == state.game[LOUIS_COURTIER]
+    chance_lead = params[CHANCE_LEAD]
+    chance_lead_step = params[CHANCE_LEAD_STEP]
+    chance_tie = params[CHANCE_TIE]
+    value_marker = params[VALUE_MARKER]
+    value_gold = params[VALUE_GOLD]
+    crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
+    base, base_slope = holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead,
+                                               chance_lead_step, chance_tie, certainty, value_marker, value_gold,
+                                               crown_bonus)
+    row[0] = 0.0
+    if slopes is not None:
+        slopes[0] = 0.0
+    for extra in range(1, width):
+        value, slope = holding_value_and_slope(mine + extra, others, mode, printed, louis, gift, chance_lead,
+                                               chance_lead_step, chance_tie, certainty, value_marker, value_gold,
+                                               crown_bonus)
+        row[extra] = value - base
+        if slopes is not None:
+            slopes[extra] = slope - base_slope
+
+
+@game_kernel
+def prepare_gift_values(state, data, player, params):
+    """Start of the influence phase (decide.prepare_influence_phase): what each courtier's gift is
+    worth to the player, into ``state.phase_gifts[player]``. Tokens and mission cards do not change
+    during the phase (§4.2), so neither do these values; each turn then needs only the holding
+    values."""
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    fill_gift_values(data, needed, params, state.phase_gifts[player])
+    state.phase_markers[player, :, :] = -1  # no holding gains kept yet
+
+
+@game_kernel
+def phase_influence_gains(state, data, player, params):
+    """``influence_gains`` during the influence phase, into the whole ``state.scratch_gains``:
+    a courtier's holding gains are recomputed only when the player's markers on it or the most
+    markers of another colour changed since they were computed (the sides, Louis XIV and the
+    gift values stay as they are during the phase), the others are the ones kept in
+    ``state.phase_gains``. A bot with a ``late_lead_safety`` keeps the gains at certainty 0 and
+    their slopes (``state.phase_gain_slopes``), and adds the certainty of this turn: the others'
+    turns left change at every turn, the markers on most courtiers do not."""
+    longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
+    n_colours = colours_in_play(state)
+    markers = state.markers
+    gifts = state.phase_gifts[player]
+    kept = state.phase_gains[player]
+    kept_for = state.phase_markers[player]
+    slopes = state.phase_gain_slopes[player]
+    safety = params[LATE_LEAD_SAFETY]
+    # the courtiers whose gains are stale are listed first, without a branch (about half of
+    # them are, in no order a branch predictor could learn), then recomputed in a loop of
+    # their own
+    stale = state.scratch_ints
+    n_stale = 0
+    for courtier in range(C.N_COURTIERS):
+        # the holding values depend on the markers only through these two numbers
+        mine = markers[courtier, player]
+        others = most_other_markers(markers, courtier, player, n_colours)
+        changed = (kept_for[courtier, 0] != mine) | (kept_for[courtier, 1] != others)
+        stale[n_stale] = courtier
+        n_stale += 1 if changed else 0
+        kept_for[courtier, 0] = mine
+        kept_for[courtier, 1] = others
+    for index in range(n_stale):
+        courtier = stale[index]
+        # columns up to this turn's longest placement only: the DB-PLACE4 use that makes it
+        # 4 can only be spent during the phase, so later turns never read further
+        if safety > 0.0:
+            courtier_holding_gains(state, data, player, courtier, kept_for[courtier, 0], kept_for[courtier, 1],
+                                   gifts[courtier], params, 0.0, kept[courtier], longest + 1, slopes[courtier])
+        else:
+            courtier_holding_gains(state, data, player, courtier, kept_for[courtier, 0], kept_for[courtier, 1],
+                                   gifts[courtier], params, 0.0, kept[courtier], longest + 1)
+    if safety > 0.0:
+        certainty = lead_certainty(others_turns_left(state, player), state.game[N_PLAYERS], safety)
+        gains = state.scratch_gains
+        for courtier in range(C.N_COURTIERS):
+            for extra in range(longest + 1):
+                gains[courtier, extra] = kept[courtier, extra] + certainty * slopes[courtier, extra]
+        add_influence_noise(state, player, params, gains, gains, longest)
+    else:
+        add_influence_noise(state, player, params, kept, state.scratch_gains, longest)
+
+
+# ---------------------------------------------------------------------------------------------
+# The greedy's decisions (decide.py asks them, one per decision point)
+# ---------------------------------------------------------------------------------------------
+
+@game_kernel
+def greedy_influence_turn(state, data, rules, player, moves, params):
+    """The greedy's influence turn (``choose_influence_turn``)."""
+    if state.game[TRACE_ON] != 0:
+        # A replay log shows all path columns of the chosen row, and for a card played for
+        # nothing (Q8/Q9) those are left over from earlier listings: list as before, so that
+        # replay logs stay what they were.
+        n_moves = list_turn_options(state, data, rules, player, moves)
+        return greedy_influence_move(state, data, player, moves, n_moves, params)
+    phase_influence_gains(state, data, player, params)
+    retrieve_worth = influence_retrieve_worth(state, player, params)
+    # the whole gains table (contiguous): no placement is longer than the columns filled
+    best_turn_option(state, data, rules, player, moves, state.scratch_gains, retrieve_worth,
+                     -params[PLACE_FOUR_COST], influence_skip_score(data, params), params[CARD_SWAP_SCORE])
+    return 0
+
+
+@inline_game_kernel
+def listed_turn_score(data, moves, index, gains, general, retrieve_worth, params):
+    """The greedy's score of listed influence turn ``index``: the holding gains along a placement
+    path, the markers a retrieval brings back, or the fixed score of a skip or card swap."""
+    kind = moves[index, MOVE_KIND]
+    score = 0.0
+    if kind == PLACE or kind == PLACE_FOUR:
+        for step in range(moves[index, MOVE_LENGTH]):
+            score += gains[moves[index, MOVE_PATH + 2 * step], moves[index, MOVE_PATH + 2 * step + 1]]
+        if kind == PLACE_FOUR:
+            score -= params[PLACE_FOUR_COST]
+    elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
+        if kind == RETRIEVE_FOUR:
+            wanted = data.numbers[RETRIEVE_FOUR_COUNT]
+        elif moves[index, MOVE_CARD] == C.JOKER:
+            wanted = data.numbers[RETRIEVE_JOKER_COUNT]
+        else:
+            wanted = data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
+        score = min(wanted, general) * retrieve_worth
+        if kind == RETRIEVE_FOUR:
+            score -= params[PLACE_FOUR_COST]
+    elif kind == SKIP:
+        score = influence_skip_score(data, params)
+    elif kind == CARD_SWAP:
+        score = params[CARD_SWAP_SCORE]
+    return score
+
+
+@game_kernel
+def score_listed_turns(state, data, player, moves, n_moves, params, scores):
+    """scores[i]: the greedy's score of listed influence turn i, as ``choose_influence_move``
+    but without its noise (the search bot ranks its candidates with it)."""
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    fill_gift_values(data, needed, params, state.scratch_gifts)
+    longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
+    gains = state.scratch_gains[:, :longest + 1]
+    fill_holding_gains_given(state, data, player, params, state.scratch_gifts, gains)
+    general = state.general_supply[player]
+    retrieve_worth = influence_retrieve_worth(state, player, params)
+    for index in range(n_moves):
+        score = listed_turn_score(data, moves, index, gains, general, retrieve_worth, params)
+        scores[index] = score
+
+
+@game_kernel
+def greedy_influence_move(state, data, player, moves, n_moves, params):
+    """The greedy's influence turn among the ``n_moves`` listed ones: the best score of
+    ``listed_turn_score``, with the gains' noise."""
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    fill_gift_values(data, needed, params, state.scratch_gifts)
+    longest = influence_gains(state, data, player, params, state.scratch_gifts)
+    gains = state.scratch_gains[:, :longest + 1]
+    general = state.general_supply[player]
+    retrieve_worth = influence_retrieve_worth(state, player, params)
+    best = 0
+    best_score = -1e18
+    for index in range(n_moves):
+        score = listed_turn_score(data, moves, index, gains, general, retrieve_worth, params)
+        if score > best_score:
+            best_score = score
+            best = index
+    return best
+
+
+@game_kernel
+def influence_gains(state, data, player, params, gifts):
+    """Greedy: the value of adding c markers to each courtier (whose gifts are worth ``gifts``),
+    in ``state.scratch_gains[:, c]`` for c <= the returned longest placement, with a little
+    noise per courtier so that equally good moves are chosen between at random."""
+    longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
+    gains = state.scratch_gains[:, :longest + 1]
+    fill_holding_gains_given(state, data, player, params, gifts, gains)
+    add_influence_noise(state, player, params, gains, gains, longest)
+    return longest
+
+
+@game_kernel
+def add_influence_noise(state, player, params, exact, gains, longest):
+    """gains = ``exact`` plus the same random jitter on every gain of a courtier (one draw per
+    courtier, all drawn first: the draws are independent hashes of the stream counter,
+    computed side by side); ``exact`` may be ``gains`` itself."""
+    noise = params[NOISE]
+    if noise > 0.0:
+        jitter = state.scratch_jitter
+        draw_uniforms(state.streams, bot_rng_source(player), jitter)
+        for courtier in range(C.N_COURTIERS):
+            shift = noise * jitter[courtier]
+            gains[courtier, 0] = exact[courtier, 0]
+            for extra in range(1, longest + 1):
+                gains[courtier, extra] = exact[courtier, extra] + shift
+    else:
+        for courtier in range(C.N_COURTIERS):
+            for extra in range(longest + 1):
+                gains[courtier, extra] = exact[courtier, extra]
+
+
+@inline_game_kernel
+def influence_retrieve_worth(state, player, params):
+    """Greedy: the worth of each marker a retrieval brings back, more when the own supply is low."""
+    low = state.own_supply[player] <= params[RETRIEVE_BELOW]
+    return params[VALUE_MARKER] * (params[RETRIEVE_LOW_FACTOR] if low else params[RETRIEVE_HIGH_FACTOR])
+
+
+@inline_game_kernel
+def influence_skip_score(data, params):
+    return params[SKIP_SCORE] - data.numbers[LB_SKIP_COST] * params[VALUE_GOLD]
+
+
+@game_kernel
+def greedy_card_to_spend(state, data, player, params):
+    """DB-PLACE4: the card whose courtier three more markers would gain least on (the joker if none)."""
+    gains = state.scratch_gains[:, :4]
+    fill_holding_gains(state, data, player, params, gains)
+    best = -1
+    best_gain = 1e18
+    for card in range(C.N_COURTIERS):
+        if state.influence_hand[player, card] > 0 and gains[card, 3] < best_gain:
+            best_gain = gains[card, 3]
+            best = card
+    return best if best >= 0 else C.JOKER
+
+
+@game_kernel
+def greedy_uses_optional_ability(state, data, player, ability, params):
+    """Whether the greedy uses an optional ability now: by its supplies and hand for
+    DB-CARDFORMARKER, LB-MARKER and DB-INTRIGUE; a start-of-phase placement where one more marker
+    is worth start_place_min_gain."""
+    if ability == C.DB_CARDFORMARKER:
+        return state.own_supply[player] > params[RETRIEVE_BELOW] + params[CARD_FOR_MARKER_SHIFT]
+    if ability == C.LB_MARKER:
+        return state.general_supply[player] > 0 and state.own_supply[player] < params[LB_MARKER_BELOW]
+    if ability == C.DB_INTRIGUE:
+        return state.intrigue_hand[player].sum() < params[INTRIGUE_DRAW_BELOW]
+    if params[START_PLACE_MIN_GAIN] > ALWAYS_PLACE:
+        # a start-of-phase placement: only where one more marker is worth enough
+        courtier = start_placement_courtier(state, ability)
+        if courtier >= 0:
+            row = state.scratch_gains[courtier, :2]
+            single_courtier_gains(state, data, player, courtier, params, row)
+            return row[1] >= params[START_PLACE_MIN_GAIN]
+    return True
+
+
+@game_kernel
+def start_placement_courtier(state, ability):
+    """The courtier a start-of-phase ability puts its marker on (§4.2 step 1), -1 for others."""
+    for slot in range(len(C.START_PLACEMENT_ABILITIES)):
+        if C.START_PLACEMENT_ABILITIES[slot] == ability:
+            courtier = C.START_PLACEMENT_COURTIER[slot]
+            return state.game[LOUIS_COURTIER] if courtier < 0 else courtier
+    return -1
+
+
+# Resources-step orders (decisions.py packing): the rules file's, and DB-CARDFORMARKER first
+RULES_FILE_RESOURCES_ORDER = pack_order(C.RESOURCES_ABILITIES)
+CARD_FOR_MARKER_FIRST_ORDER = pack_order((C.DB_CARDFORMARKER,)
+                                         + tuple(a for a in C.RESOURCES_ABILITIES if a != C.DB_CARDFORMARKER))
+
+
+@game_kernel
+def greedy_resources_order(state, data, player, params):
+    """The greedy's resources-step order (``choose_resources_order``)."""
+    counts = state.ability_count[player]
+    retrieving = counts[C.LB_MARKER] + counts[C.B_INCOME] + counts[C.DB_MARKERS3]
+    if (counts[C.DB_CARDFORMARKER] > 0 and retrieving > 0 and state.own_supply[player] > 0
+            and greedy_uses_optional_ability(state, data, player, C.DB_CARDFORMARKER, params)):
+        return CARD_FOR_MARKER_FIRST_ORDER
+    return RULES_FILE_RESOURCES_ORDER
+
+
+@game_kernel
+def greedy_income(state, data, player, params):
+    """B-INCOME: two markers when the own supply is low, gold and a marker when a marker is worth
+    more than gold, else two gold."""
+    if state.general_supply[player] >= 2 and state.own_supply[player] <= params[RETRIEVE_BELOW]:
+        return INCOME_TWO_MARKERS
+    if state.general_supply[player] >= 1 and params[VALUE_MARKER] > params[VALUE_GOLD]:
+        return INCOME_GOLD_AND_MARKER
+    return INCOME_TWO_GOLD
+
+
+@game_kernel
+def greedy_markers_to_retrieve(state, data, player, maximum, params):
+    """DB-MARKERS3: markers up to the target own supply (markers3_target)."""
+    # up to the target own supply (the default target, 16, is never short of ``maximum``)
+    wanted = int(params[MARKERS3_TARGET]) - state.own_supply[player]
+    return max(0, min(maximum, wanted))
+
+
+@game_kernel
+def greedy_intrigue(state, data, player, courtier, params):
+    """§4.3 step 1: play the intrigue card where one or two markers gain more than keeping it (a
+    coat at the end, plus intrigue_keep_shift)."""
+    general = state.general_supply[player]
+    own = state.own_supply[player]
+    gains = state.scratch_gains[courtier, :3]
+    single_courtier_gains(state, data, player, courtier, params, gains)
+    gain_one = gains[1]
+    gain_two = gains[2]
+    keep = params[VALUE_COAT] + params[INTRIGUE_KEEP_SHIFT]  # an unplayed intrigue card is a coat at the end
+    if general > 0 and gain_one + params[VALUE_MARKER] >= gain_two and gain_one > keep:
+        return INTRIGUE_ONE_FROM_GENERAL
+    if own > 1 and gain_two > keep and gain_two > gain_one:
+        return INTRIGUE_TWO_FROM_OWN
+    if own > 0 and gain_one > keep:
+        return INTRIGUE_ONE_FROM_OWN
+    return INTRIGUE_NONE
+
+
+@game_kernel
+def greedy_once_first(state, data, player, courtier, params):
+    """DB-ONCEFIRST: win the tie when the gift is worth more than a coat (plus once_first_shift)."""
+    return gift_value(state, data, player, courtier, params) > params[VALUE_COAT] + params[ONCE_FIRST_SHIFT]
+
+
+@game_kernel
+def greedy_bribe(state, data, player, courtier, cost, params):
+    """§4.3.1: bribe when the gift, times bribe_willingness, is worth the gold."""
+    return gift_value(state, data, player, courtier, params) * params[BRIBE_WILLINGNESS] >= cost * params[VALUE_GOLD]
+
+
+@game_kernel
+def greedy_courtier_for_marker(state, data, player, purpose, params):
+    """Condé's marker or DB-ENDPLACE: the courtier one more marker gains most on (none for
+    DB-ENDPLACE below end_place_min_gain)."""
+    gains = state.scratch_gains[:, :2]
+    fill_holding_gains(state, data, player, params, gains)
+    best = np.argmax(gains[:, 1])
+    if purpose == PURPOSE_END_PLACEMENT and gains[best, 1] < params[END_PLACE_MIN_GAIN]:
+        return -1   # DB-ENDPLACE is optional (§6)
+    return best
+
+
+@game_kernel
+def greedy_courtier_for_marker_among(state, data, player, first, excluded, params):
+    """Condé's marker among first..11 but ``excluded``: the best holding gain, the first of equal ones."""
+    gains = state.scratch_gains[:, :2]
+    fill_holding_gains(state, data, player, params, gains)
+    best = -1
+    for courtier in range(first, C.N_COURTIERS):
+        if courtier != excluded and (best < 0 or gains[courtier, 1] > gains[best, 1]):
+            best = courtier
+    return best
+
+
+@game_kernel
+def greedy_maintenon_count(state, data, player, maximum, params):
+    """Maintenon: maintenon_markers markers (at most ``maximum``)."""
+    return min(maximum, int(params[MAINTENON_MARKERS]))
+
+
+@inline_game_kernel
+def payment_cost(option, needed, params):
+    cost = 0.0
+    for slot in range(2):
+        cost += token_value_given(option[OPTION_PAY_1 + slot], needed, params)
+    return cost
+
+
+@game_kernel
+def greedy_mission_play(state, data, player, options, n_options, params):
+    """§4.5 step 1: the (card, payment) whose tokens are worth least to it."""
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    best = -1
+    best_cost = 1e18
+    for index in range(n_options):
+        cost = payment_cost(options[index], needed, params)
+        if cost < best_cost:
+            best_cost = cost
+            best = index
+    return best  # a mission is 5 points: always worth the tokens
+
+
+@game_kernel
+def greedy_mission_deck(state, data, player, params):
+    """§4.5 step 2: the non-empty deck with the highest preference (deck_light, deck_blue, deck_dark),
+    weighed by the chance to complete its card with deck_reach."""
+    # a colour's preference is what a card of it is worth; with deck_reach, times the chance to
+    # complete the card drawn (deck_payability), blended in by deck_reach (0: fixed, 1: full)
+    reach = params[DECK_REACH]
+    surest = sure_deck_weight(state, params, reach) if reach > 0.0 else 0.0
+    best = -1
+    best_weight = -1.0
+    for colour in range(C.N_MISSION_COLOURS):
+        if state.mission_deck_count[colour] == 0:
+            continue
+        weight = params[DECK_LIGHT + colour]
+        if reach > 0.0:
+            # a weight is at most the preference: a deck whose preference is below another's sure
+            # weight cannot be chosen, so its payability (the costly part) is not worked out
+            if weight * (1.0 + 1e-9) < surest:
+                continue
+            weight *= 1.0 - reach + reach * deck_payability(state, data, player, colour)
+        if weight > best_weight:
+            best_weight = weight
+            best = colour
+    return best
+
+
+@inline_game_kernel
+def sure_deck_weight(state, params, reach):
+    """The largest weight a non-empty mission deck has whatever its payability (0 to 1): its
+    preference x (1 - deck_reach)."""
+    surest = -1.0
+    for colour in range(C.N_MISSION_COLOURS):
+        if state.mission_deck_count[colour] > 0:
+            surest = max(surest, params[DECK_LIGHT + colour] * (1.0 - reach))
+    return surest
+
+
+@game_kernel
+def deck_payability(state, data, player, colour):
+    """How payable the cards of one mission colour the player has not seen are, with his tokens:
+    the mean over those cards of 1 (payable now), 1/2 (one token short) or 1/4 (two short:
+    tokens still to collect), or in the last round only the cards payable now (no tokens come
+    after it). Unseen: neither in his hand nor played by anyone (public, Q21); the deck holds
+    some of them, the opponents' hands the others."""
+    mission_colour = data.mission_colour
+    short_credit = 0.0 if state.game[ROUND] >= data.numbers[ROUNDS] else 0.5
+    total = 0.0
+    n_unseen = 0
+    for card in range(mission_colour.shape[0]):
+        if mission_colour[card] != colour or state.mission_hand[player, card] == 1:
+            continue
+        played = False
+        for other in range(state.game[N_PLAYERS]):
+            played = played or state.mission_played[other, card] == 1
+        if played:
+            continue
+        n_unseen += 1
+        short = tokens_short(state.tokens[player], data.mission_cost[card])
+        total += 1.0 if short == 0 else short_credit ** short
+    return total / n_unseen if n_unseen > 0 else 0.0
+
+
+@game_kernel
+def tokens_short(tokens, cost):
+    """How many tokens the player lacks to pay a card costing ``cost`` (§4.5: a crown pays for
+    any token, a "?" takes any token)."""
+    crowns = tokens[C.CROWN]
+    held = 0
+    for kind in range(C.N_TOKENS):
+        held += tokens[kind]
+    short = 0
+    used = 0
+    for slot in range(2):
+        kind = cost[slot]
+        if kind == C.ANY_TOKEN:
+            continue
+        wanted = 2 if slot == 0 and cost[1] == kind else 1
+        if slot == 1 and cost[0] == kind:
+            continue     # the pair was counted at slot 0
+        have = tokens[kind] if kind != C.CROWN else 0
+        covered = min(have, wanted)
+        short += wanted - covered
+        used += covered
+    from_crowns = min(crowns, short)
+    short -= from_crowns
+    used += from_crowns
+    for slot in range(2):
+        if cost[slot] == C.ANY_TOKEN:
+            if held - used > 0:
+                used += 1
+            else:
+                short += 1
+    return short
+
+
+@game_kernel
+def greedy_token_swap(state, data, player, params):
+    """LB-TOKENSWAP: a token whose crown makes a mission card in hand payable (or, with
+    token_swap_any, a token no card in hand names), keeping token_swap_reserve gold; -1 for none."""
+    if state.gold[player] - data.numbers[LB_TOKENSWAP_COST] < params[TOKEN_SWAP_RESERVE]:
+        return -1
+    # when it makes a mission card in hand payable that is not payable now
+    for kind in range(1, C.N_TOKENS):
+        if state.tokens[player, kind] == 0:
+            continue
+        state.tokens[player, kind] -= 1
+        state.tokens[player, C.CROWN] += 1
+        enabled = any_payable(state, data, player)
+        state.tokens[player, kind] += 1
+        state.tokens[player, C.CROWN] -= 1
+        if enabled and not any_payable(state, data, player):
+            return kind
+    if params[TOKEN_SWAP_ANY] != 0.0:
+        # or a token no card in hand names: the crown pays for any card drawn later
+        for kind in range(1, C.N_TOKENS):
+            if state.tokens[player, kind] > 0 and not names_token(state, data, player, kind):
+                return kind
+    return -1
+
+
+@game_kernel
+def names_token(state, data, player, kind):
+    """Some mission card in the player's hand names token ``kind`` in its cost."""
+    names_tokens = data.mission_names_tokens
+    for card in range(names_tokens.shape[0]):
+        if state.mission_hand[player, card] == 1 and (names_tokens[card] >> kind) & 1:
+            return True
+    return False
+
+
+@game_kernel
+def any_payable(state, data, player):
+    """Some mission card in hand can be paid for now (§4.5)."""
+    tokens = state.tokens[player]
+    mission_cost = data.mission_cost
+    for card in range(mission_cost.shape[0]):
+        if state.mission_hand[player, card] == 1 and \
+                list_card_payments(tokens, data, card, state.scratch_payments) > 0:
+            return True
+    return False
+
+
+MISSION_SWAP_NONE = 1        # mission_swap_mode values (parameters.py); 0: dark-blue cards without a token
+MISSION_SWAP_UNPAYABLE = 2
+
+
+@game_kernel
+def greedy_mission_swap(state, data, player, params, chosen):
+    """LB-MISSIONSWAP by mission_swap_mode: up to 2 hand cards (into ``chosen``; returns how many)."""
+    mode = params[MISSION_SWAP_MODE]
+    if mode == MISSION_SWAP_NONE:
+        return 0
+    taken = 0
+    for card in range(data.mission_colour.shape[0]):
+        if taken == 2:
+            break
+        if state.mission_hand[player, card] == 0:
+            continue
+        if mode == MISSION_SWAP_UNPAYABLE:
+            # any card it cannot pay for now
+            if list_card_payments(state.tokens[player], data, card, state.scratch_payments) == 0:
+                chosen[taken] = card
+                taken += 1
+        elif data.mission_colour[card] == C.DARK:
+            # dark-blue cards whose token it holds none of (hard to complete)
+            kind = data.mission_cost[card, 0]
+            if state.tokens[player, kind] == 0 and state.tokens[player, C.CROWN] == 0:
+                chosen[taken] = card
+                taken += 1
+    return taken
+
+
+@game_kernel
+def greedy_token_to_return(state, data, player, params):
+    """§4.5 step 5: the token worth least to it."""
+    needed = state.scratch_needed
+    needed_tokens(state, data, player, needed)
+    worst = -1
+    worst_value = 1e18
+    for kind in range(C.N_TOKENS):
+        if state.tokens[player, kind] > 0:
+            value = token_value_given(kind, needed, params)
+            if value < worst_value:
+                worst_value = value
+                worst = kind
+    return worst
