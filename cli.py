@@ -450,11 +450,13 @@ def sweep(
 
     Example: courtsim sweep heads_of_state_assassin_cubes
     """
-    from sim.studies.sweep import find_sweep, plan_sweep, run_sweep
+    from sim.studies.directory import find_study_file
+    from sim.studies.sweep import plan_sweep, run_sweep
 
     if games_per_matchup is not None:
         check_game_count(games_per_matchup, "--games-per-matchup")
-    plan = plan_sweep(find_sweep(sweep_file), out, jobs=checked_jobs(jobs), games_per_matchup=games_per_matchup)
+    plan = plan_sweep(find_study_file("sweep", sweep_file), out, jobs=checked_jobs(jobs),
+                      games_per_matchup=games_per_matchup)
     with on_cluster(cluster, plan.sweep.cluster, plan.path):
         directory = keeping_finished_chunks(plan.out_dir, lambda: run_sweep(plan, log=log, progress=True))
     terminal.print_sweep(directory)
@@ -485,9 +487,10 @@ def tune(
 
     Example: courtsim tune heads_of_state_2p_balance
     """
-    from sim.studies.tune_rules import find_tuning, plan_tuning, tune as tune_rules
+    from sim.studies.directory import find_study_file
+    from sim.studies.tune_rules import plan_tuning, tune as tune_rules
 
-    plan = plan_tuning(find_tuning(tuning_file), out, jobs=checked_jobs(jobs), trials=trials,
+    plan = plan_tuning(find_study_file("tune", tuning_file), out, jobs=checked_jobs(jobs), trials=trials,
                        rungs=None if rungs is None else parse_rungs(rungs),
                        fresh_games_per_matchup=fresh_games_per_matchup)
     with on_cluster(cluster, plan.tuning.cluster, plan.path):
@@ -528,12 +531,13 @@ def sensitivity(
 
     Example: courtsim sensitivity louis-xiv
     """
-    from sim.studies.sensitivity import find_sensitivity, plan_sensitivity, run_sensitivity
+    from sim.studies.directory import find_study_file
+    from sim.studies.sensitivity import plan_sensitivity, run_sensitivity
 
     if games_per_matchup is not None:
         check_game_count(games_per_matchup, "--games-per-matchup")
     game = registry.check_game(game)
-    plan = plan_sensitivity(game, find_sensitivity(game, sensitivity_file), out, jobs=checked_jobs(jobs),
+    plan = plan_sensitivity(game, find_study_file("sensitivity", sensitivity_file, game), out, jobs=checked_jobs(jobs),
                             games_per_matchup=games_per_matchup, trajectories=trajectories, oat_levels=oat_levels)
     with on_cluster(cluster, plan.sensitivity.cluster, plan.path):
         directory = keeping_finished_chunks(plan.out_dir, lambda: run_sensitivity(plan, log=log, progress=True))
@@ -568,6 +572,8 @@ def tune_bot(
                                                          "per second (estimated from turns per game in mirror "
                                                          "games); slower candidates lose the shortfall from their "
                                                          "score.", show_default=False)] = None,
+    jobs: Annotated[Optional[int], jobs_option("1; the results do not depend on it")] = None,
+    cluster: ClusterOpt = None,
 ):
     """Tune a bot family's parameters against a pool with Optuna; write the best as a bot YAML.
 
@@ -578,8 +584,9 @@ def tune_bot(
     check_seed(seed, "--seed")
     plan = plan_tuning(game, players, listed(against), budget, out, family=family, games_per_trial=games_per_trial,
                        batch=batch, seed=seed, name=name, start=start, sampler=sampler,
-                       objective=objective, speed_floor=speed_floor)
-    written = keeping_finished_chunks(plan.out_dir, lambda: tune(plan, log=log, progress=True))
+                       objective=objective, speed_floor=speed_floor, jobs=checked_jobs(jobs) or 1)
+    with on_cluster(cluster):
+        written = keeping_finished_chunks(plan.out_dir, lambda: tune(plan, log=log, progress=True))
     terminal.print_tuned_bot(written)
 
 

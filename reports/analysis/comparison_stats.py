@@ -559,9 +559,15 @@ def adjust(p_values: np.ndarray, method: str = "holm") -> np.ndarray:
     return adjusted
 
 
-def verdict(low: float, high: float, p_adjusted: float, margin: float, alpha: float = ALPHA) -> str:
-    """What the table says about one difference, against the designer's ``margin``.
+def verdict(low: float, high: float, p_adjusted: float, margin: float, alpha: float = ALPHA,
+            sequential: str | None = None) -> str:
+    """What the table says about one difference, against the designer's ``margin``: the one place
+    a comparison's verdict is decided.
 
+    - With a ``sequential`` decision (``--until-resolved`` decided this row: "real", "smaller than
+      the margin", or "continue" when its budget ran out first) the verdict is that decision,
+      "continue" being ``"not resolved"``: the sequential test is what chose how many games were
+      played, so the fixed-sample rule below is not asked again.
     - ``"smaller than the margin"`` when the confidence interval lies inside
       ``[-margin, +margin]`` (ends included): an equivalence test (two one-sided tests, each at
       (1 - confidence) / 2, so at the default 95% interval the stricter 2.5% per side). It comes
@@ -572,6 +578,8 @@ def verdict(low: float, high: float, p_adjusted: float, margin: float, alpha: fl
 
     The interval is the unadjusted per-metric interval; only the "real" call is corrected for
     the number of tests in the table."""
+    if sequential is not None:
+        return NOT_RESOLVED if sequential == CONTINUE else sequential
     if math.isfinite(low) and math.isfinite(high) and -margin <= low and high <= margin:
         return SMALLER_THAN_MARGIN
     if p_adjusted < alpha:  # False for nan

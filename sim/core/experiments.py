@@ -343,9 +343,42 @@ def prepare_experiment(path: Path, variant: str | None = None, games_per_matchup
     ``variant`` replaces the experiment's ``variant:``; ``games_per_matchup`` its number of games;
     ``first_game`` shifts every game index (a comparison's later batches play new games);
     ``printed_rules`` plays without the experiment's ``variant:`` (a comparison's baseline)."""
+    experiment = load_experiment(path)
+    engine, bots = resolve_pool(experiment, path)
+    if games_per_matchup is not None:
+        experiment = experiment.model_copy(update={"games_per_matchup": games_per_matchup})
+    chosen = None if printed_rules and variant is None else experiment_variant(experiment, path, variant)
+    return prepared(experiment, path, engine, bots, chosen, first_game)
+
+
+def prepare_planned_experiment(experiment: ExperimentFile, path: Path, variant: variants.Variant | None = None,
+                               variant_record: dict | None = None, variant_path: Path | None = None,
+                               games_per_matchup: int | None = None, first_game: int = 0):
+    """:func:`prepare_experiment` of an experiment planned in memory (a study's cell), checked
+    as its file would be: (experiment, engine, setup, cells, config), the config (the run's
+    identity) the same as the file's. ``path`` is the file the experiment is recorded as (errors
+    name it; it is never read). It plays ``variant`` (loaded), or the variant ``variant_record``
+    holds (recorded as ``variant_path``: its errors name that file, which is never read; made
+    once the pool is checked, as the file's ``variant:`` is), or the printed rules; the
+    experiment's own ``variant:`` is not read."""
+    engine, bots = resolve_pool(experiment, path)
+    if games_per_matchup is not None:
+        experiment = experiment.model_copy(update={"games_per_matchup": games_per_matchup})
+    if variant is None and variant_record is not None:
+        variant = variants.variant_from_record(variant_record, variant_path, experiment.game)
+    return prepared(experiment, path, engine, bots, variant, first_game)
+
+
+def experiment_from_record(record: dict, path: Path) -> ExperimentFile:
+    """An experiment given as data, validated as its file (recorded as ``path``) would be."""
+    return validate(ExperimentFile, record, path)
+
+
+def resolve_pool(experiment: ExperimentFile, path: Path) -> tuple:
+    """(engine, every bot of the pool at every player count, resolved), once the experiment's
+    players, bots, game file, caps and skill levels are checked (errors name ``path``)."""
     from strategies.bots import BotCatalogue  # strategies imports sim; keep the import one-way at load
 
-    experiment = load_experiment(path)
     engine = registry.get_engine(experiment.game)
     check_players(engine, experiment, path)
     catalogue = BotCatalogue()
@@ -372,10 +405,13 @@ def prepare_experiment(path: Path, variant: str | None = None, games_per_matchup
         raise ConfigError(f"{path}: key 'bots': expected bots with distinct names, found {', '.join(repeated)} twice")
     check_caps(experiment, path)
     check_skill_levels(experiment, path)
-    if games_per_matchup is not None:
-        experiment = experiment.model_copy(update={"games_per_matchup": games_per_matchup})
-    chosen = None if printed_rules and variant is None else experiment_variant(experiment, path, variant)
-    setup = load_setup_with_rules(engine, experiment, path, chosen)
+    return engine, bots
+
+
+def prepared(experiment: ExperimentFile, path: Path, engine, bots: dict[str, BotSeat],
+             variant: variants.Variant | None, first_game: int):
+    """(experiment, engine, setup, cells, config) of a checked experiment under ``variant``."""
+    setup = load_setup_with_rules(engine, experiment, path, variant)
     cells = plan_cells(experiment, bots, path, first_game)
     config = experiment_config(experiment, engine, setup, bots, cells, experiment.chunk_size)
     return experiment, engine, setup, cells, config

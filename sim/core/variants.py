@@ -151,9 +151,23 @@ def load_variant(name_or_path: str, game: str | None = None, where: str = "--var
         path = find_variant(name_or_path, game)
     except ConfigError as error:
         raise ConfigError(f"{where}: {error}") from None
+    return resolve_files(path, read_variant_file(path), game)
+
+
+def variant_from_record(record: dict, path: Path, game: str | None = None) -> Variant:
+    """A variant given as data, as its file would hold it (a study's cell, planned in memory):
+    validated and resolved as :func:`load_variant` does a file's, the variants it extends read
+    from their files. ``path`` is the file the variant is recorded as: it names the variant in
+    errors and in run.yaml's provenance, and is never read."""
+    return resolve_files(Path(path), validate(VariantFile, record, path), game)
+
+
+def resolve_files(path: Path, variant_file: VariantFile, game: str | None) -> Variant:
+    """The variant of ``variant_file`` (read from, or recorded as, ``path``) and every variant it
+    extends, read from their files; one-line errors for a variant of another game or an unknown
+    game, a cycle, a chain too long or an ``extends`` that names no variant."""
     files: list[tuple[Path, VariantFile]] = []
     while True:
-        variant_file = read_variant_file(path)
         if variant_file.game not in registry.known_games():
             raise ConfigError(f"{path}: key 'game': expected one of {', '.join(registry.known_games())}, "
                               f"found {found_text(variant_file.game)}")
@@ -172,6 +186,7 @@ def load_variant(name_or_path: str, game: str | None = None, where: str = "--var
             path = find_variant(variant_file.extends, game, near=path.parent)
         except ConfigError as error:
             raise ConfigError(f"{path}: key 'extends': {error}") from None
+        variant_file = read_variant_file(path)
     return resolve_chain(files)
 
 

@@ -14,8 +14,10 @@ Layout of the comparison directory::
     DIR/comparison.parquet         one row per (metric, n_players, variant)
     DIR/report.html                the comparison report (reports.pages.comparison_report)
 
-A batch is the whole experiment (every match-up in every seating) with its games shifted to
-new indices: batch b plays the indices after batch b-1's. Without ``--until-resolved`` there is
+Every (arm, batch) is a cell of the study layer (sim.studies.cells): the experiment, loaded once,
+under the arm's rules, planned in memory and played through the runner. A batch is the whole
+experiment (every match-up in every seating) with its games shifted to new indices: batch b
+plays the indices after batch b-1's. Without ``--until-resolved`` there is
 one batch. With it, batches are played until the sequential test (two one-sided GSPRTs against
 +-margin per requested metric, reports.analysis.comparison_stats.sequential_decision) has decided every
 requested difference, or ``max_games`` is spent; a variant whose every requested metric is
@@ -23,7 +25,8 @@ decided plays no further batch. The decisions come from running sums of the pair
 (:class:`RunningComparison`, reports.analysis.comparison_stats.PairedSums) to which each finished batch is
 added once, so a decision costs the same at batch 139 as at batch 2; a resumed comparison adds
 the batches it finds one by one, in the same order, so it decides exactly as an uninterrupted one.
-The table is computed from every game once, at the end.
+The table is computed from every game once, at the end; every verdict in it is decided by
+reports.analysis.comparison_stats.verdict (the sequential decision, where --until-resolved made one).
 """
 from __future__ import annotations
 
@@ -33,25 +36,22 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
 import polars as pl
-import yaml
 
 from reports.analysis import comparison_stats as stats
 from reports.analysis import paired_metrics
 from reports.analysis import players as player_names
 from sim import registry
 from sim.core import results, variants
-from sim.core import run_manifest as manifests
 from sim.core.arguments import check_game_count
 from sim.core.engine import GAME_INDEX_LIMIT, ConfigError
-from sim.core.experiments import ExperimentFile, load_experiment, prepare_experiment
-from sim.core.runner import open_run_directory, run_cells
+from sim.core.experiments import ExperimentFile, load_experiment
+from sim.studies import cells as study_cells
 from sim.studies import directory
 
 BASELINE = "baseline"
 FORMAT = 1
-PLAN_FILE = "comparison.yaml"
+PLAN_FILE = directory.PLAN_FILES["compare"]
 TABLE_FILE = "comparison.parquet"
 ADJUSTMENTS = {"holm": "Holm (family-wise error rate)", "fdr_bh": "Benjamini-Hochberg (false discovery rate)"}
 DEFAULT_MARGIN = 0.01
@@ -129,9 +129,9 @@ def plan_comparison(experiment_file: Path, variant_names: list[str], out_dir: Pa
                           jobs if jobs is not None else experiment.jobs, until_resolved, margin, list(metrics or []),
                           max_games, adjustment, overwrite)
     for arm in plan.arms:   # every arm's rules validated up front, not after the baseline has run
-        _, _, _, cells, config = arm_experiment(plan, arm, 0)
-    plan.games_per_batch = sum(cell.n_games for cell in cells)
-    plan.bots = [bot["name"] for bot in config["bots"]]
+        cell = arm_cell(plan, arm, 0)
+    plan.games_per_batch = cell.n_games
+    plan.bots = [bot["name"] for bot in cell.config["bots"]]
     if metrics:
         for name in metrics:
             player_names.check_metric_name(name, "--metrics")   # seat_1_win_rate: names first_player_win_rate
@@ -173,14 +173,17 @@ def left_out_everywhere(plan: ComparisonPlan, name: str) -> str | None:
     return "; ".join(dict.fromkeys(reasons))
 
 
-def arm_experiment(plan: ComparisonPlan, arm: Arm, batch: int):
-    """(experiment, engine, setup, cells, config) of one arm's batch: the same cells for every arm."""
+def arm_cell(plan: ComparisonPlan, arm: Arm, batch: int) -> study_cells.StudyCell:
+    """The cell of one arm's batch (sim.studies.cells): the experiment under the arm's rules, its
+    games those of the batch, the same for every arm; its run in DIR/runs/<arm>/batch-<b>/."""
     first_game = batch * plan.games_per_batch
     if first_game >= GAME_INDEX_LIMIT:
         raise ConfigError(f"--max-games: the comparison's batches would need game indices beyond {GAME_INDEX_LIMIT:,}")
-    return prepare_experiment(plan.experiment_path, variant=str(arm.variant.path) if arm.variant else None,
-                              games_per_matchup=plan.games_per_matchup, first_game=first_game,
-                              printed_rules=arm.variant is None)
+    return study_cells.experiment_cell(f"{arm.name}, batch {batch + 1}", batch_directory(plan, arm, batch),
+                                       plan.experiment, plan.experiment_path, variant=arm.variant,
+                                       games_per_matchup=plan.games_per_matchup, first_game=first_game,
+                                       provenance={"experiment_file": str(plan.experiment_path),
+                                                   "comparison": str(plan.out_dir)})
 
 
 def known_metrics(plan: ComparisonPlan) -> list[paired_metrics.Metric]:
@@ -206,7 +209,7 @@ def run_comparison_held(plan: ComparisonPlan, log: Callable[[str], None], progre
     per_batch = plan.games_per_batch
     max_batches = max(1, math.ceil(plan.max_games / per_batch)) if plan.until_resolved and plan.max_games else (
         1 if not plan.until_resolved else default_max_batches(per_batch))
-    batch, decisions, table = 0, [], None
+    batch, decisions = 0, []
     while True:
         for arm in plan.arms:
             if arm.decided:
@@ -214,7 +217,6 @@ def run_comparison_held(plan: ComparisonPlan, log: Callable[[str], None], progre
             play_batch(plan, arm, batch, log, progress)
         batch += 1
         if not plan.until_resolved:
-            table = comparison_table(plan)
             break
         decisions = running_decisions(plan, batch)   # running sums: the new batch is added, no earlier one reread
         for arm in plan.variants:
@@ -222,10 +224,8 @@ def run_comparison_held(plan: ComparisonPlan, log: Callable[[str], None], progre
         undecided = sum(1 for entry in decisions if entry["decision"] == "continue")
         log(f"after batch {batch}: {len(decisions) - undecided} of {len(decisions)} requested differences decided")
         if undecided == 0 or batch >= max_batches:
-            table = comparison_table(plan)            # every game once, at the end
             break
-    if plan.until_resolved:
-        table = apply_sequential_verdicts(table, decisions)
+    table = comparison_table(plan, decisions)        # every game once, at the end
     write_table(plan, table)
     write_plan(plan, decisions=decisions, batches=batch, final=True)
     from reports.pages.comparison_report import write_comparison_report
@@ -255,9 +255,8 @@ def check_played_batches(plan: ComparisonPlan) -> None:
     (an engine or bot that changed since it was played): the same one-line refusal a run gives."""
     for arm in plan.arms:
         batch = 0
-        while (out_dir := batch_directory(plan, arm, batch)).is_dir():
-            _, _, _, _, config = arm_experiment(plan, arm, batch)
-            open_run_directory(out_dir, config, overwrite=False)
+        while batch_directory(plan, arm, batch).is_dir():
+            study_cells.check_played(arm_cell(plan, arm, batch))
             batch += 1
 
 
@@ -271,14 +270,10 @@ def default_max_batches(per_batch: int) -> int:
 
 
 def play_batch(plan: ComparisonPlan, arm: Arm, batch: int, log, progress: bool) -> None:
-    experiment, engine, setup, cells, config = arm_experiment(plan, arm, batch)
-    out_dir = batch_directory(plan, arm, batch)
-    log(f"{arm.name}, batch {batch + 1}: {sum(cell.n_games for cell in cells):,} games -> {out_dir}")
-    run_cells(engine, setup, cells, experiment.seed, out_dir, config, jobs=plan.jobs,
-              chunk_size=experiment.chunk_size, progress=progress, overwrite=plan.overwrite, log=log,
-              provenance={"experiment_file": str(plan.experiment_path), "comparison": str(plan.out_dir),
-                          **manifests.setup_provenance(setup)})
-    arm.runs.append(out_dir)
+    cell = arm_cell(plan, arm, batch)
+    log(f"{cell.name}: {cell.n_games:,} games -> {cell.run_dir}")
+    study_cells.play(cell, plan.jobs, progress=progress, log=log, overwrite=plan.overwrite, offers_overwrite=True)
+    arm.runs.append(cell.run_dir)
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -286,9 +281,11 @@ def play_batch(plan: ComparisonPlan, arm: Arm, batch: int, log, progress: bool) 
 FUNCTIONS = {paired_metrics.MEAN: stats.MEAN, paired_metrics.RATIO: stats.RATIO, paired_metrics.BALANCE: stats.balance}
 
 
-def comparison_table(plan: ComparisonPlan) -> pl.DataFrame:
+def comparison_table(plan: ComparisonPlan, decisions: list[dict] = ()) -> pl.DataFrame:
     """One row per (metric, n_players, variant) over every finished batch; p-values adjusted
-    over the whole table."""
+    over the whole table; each row's verdict decided by stats.verdict, from the row's sequential
+    decision where ``decisions`` (--until-resolved's) has one, else from its interval and
+    adjusted p-value."""
     rows = []
     bots = plan.bots
     for n_players in plan.experiment.players:
@@ -315,8 +312,10 @@ def comparison_table(plan: ComparisonPlan) -> pl.DataFrame:
     table = pl.DataFrame(rows, infer_schema_length=None)
     adjusted = stats.adjust(table["p_value"].to_numpy(), plan.adjustment)
     table = table.with_columns(pl.Series("p_adjusted", adjusted))
-    verdicts = [stats.verdict(low, high, p, margin, ALPHA)
-                for low, high, p, margin in table.select("low", "high", "p_adjusted", "margin").iter_rows()]
+    sequential = {(entry["metric"], entry["n_players"], entry["variant"]): entry["decision"] for entry in decisions}
+    verdicts = [stats.verdict(low, high, p, margin, ALPHA, sequential=sequential.get((metric, n_players, variant)))
+                for metric, n_players, variant, low, high, p, margin in table.select(
+                    "metric", "n_players", "variant", "low", "high", "p_adjusted", "margin").iter_rows()]
     return table.with_columns(pl.Series("verdict", verdicts, dtype=pl.String))
 
 
@@ -443,18 +442,6 @@ def running_decisions(plan: ComparisonPlan, batches: int) -> list[dict]:
     return decisions
 
 
-def apply_sequential_verdicts(table: pl.DataFrame, decisions: list[dict]) -> pl.DataFrame:
-    """With --until-resolved the requested rows' verdicts are the sequential test's ("continue"
-    when the budget ran out: "not resolved"); the other rows keep the fixed-sample verdict."""
-    if not decisions:
-        return table
-    words = pl.DataFrame([{"metric": entry["metric"], "n_players": entry["n_players"], "variant": entry["variant"],
-                           "sequential": "not resolved" if entry["decision"] == "continue" else entry["decision"]}
-                          for entry in decisions])
-    table = table.join(words, on=["metric", "n_players", "variant"], how="left")
-    return table.with_columns(pl.coalesce("sequential", "verdict").alias("verdict")).drop("sequential")
-
-
 # ----------------------------------------------------------------------------- files
 
 TABLE_COLUMNS = ("metric", "metric_label", "group", "unit", "n_players", "variant", "baseline_value",
@@ -505,5 +492,4 @@ def write_plan(plan: ComparisonPlan, decisions: list[dict], batches: int, final:
         "runs": {arm.name: [str(path) for path in arm.runs] for arm in plan.arms},
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    results.write_bytes_atomically(yaml.safe_dump(manifests.to_plain(record), sort_keys=False, allow_unicode=True)
-                                   .encode("utf-8"), plan.out_dir / PLAN_FILE)
+    directory.write_plan(plan.out_dir, "compare", record)

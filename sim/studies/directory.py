@@ -12,7 +12,12 @@ Every study (compare, sweep, tune, sensitivity, tune-bot) opens its ``--out`` th
   lock file aside, which is courtsim's own and empty of results).
 
 Directories written before ``study.yaml`` existed are recognised by their kind's plan file and
-checked against it (:func:`legacy_kind`, :func:`check_plan_identity`), then get their ``study.yaml``.
+checked against it (:func:`legacy_kind`, :func:`check_plan_identity`; tune's and tune-bot's
+against the plan their Optuna study stores), then get their ``study.yaml``.
+
+The other things every study does alike are here too, once: finding its file
+(:func:`find_study_file`) and writing its plan file (:func:`write_plan`), the record of what it
+planned and played, which no study reads back to play.
 """
 from __future__ import annotations
 
@@ -35,6 +40,32 @@ PLAN_FILES = {"compare": "comparison.yaml", "sweep": "sweep.yaml", "tune": "tuni
 KINDS = ("compare", "sweep", "tune", "sensitivity", "tune-bot")
 IDENTITY_IN_PLAN = ("sweep", "sensitivity")   # kinds whose plan file recorded their identity before study.yaml
 OPTUNA_FILE = "study.db"          # tune's and tune-bot's Optuna storage
+OPTUNA_PLAN = "plan"              # the Optuna study's user attr holding its plan (its identity)
+CONFIGS = Path(__file__).resolve().parent.parent.parent / "configs"
+# where a study file named without a path is found: configs/<folder>/<name>.yaml
+STUDY_FOLDERS = {"sweep": CONFIGS / "sweeps", "tune": CONFIGS / "tuning", "sensitivity": CONFIGS / "sensitivity"}
+
+
+def find_study_file(kind: str, name_or_path: str | None, game: str | None = None) -> Path:
+    """A study file of ``kind``: a path as given, or ``configs/<kind's folder>/<name>.yaml``
+    (without a name: the game's file, ``configs/sensitivity/<game folder>.yaml``)."""
+    if name_or_path is None:
+        from sim.core.variants import game_folder
+
+        return STUDY_FOLDERS[kind] / f"{game_folder(game)}.yaml"
+    path = Path(name_or_path)
+    if path.exists() or path.suffix in (".yaml", ".yml") or "/" in name_or_path:
+        return path
+    return STUDY_FOLDERS[kind] / f"{name_or_path}.yaml"
+
+
+def write_plan(out_dir: Path, kind: str, record: dict, name: str | None = None) -> Path:
+    """Write a study's plan file (``DIR/<its kind's plan file>``, or ``name``): the record of what
+    it planned and played, in plain YAML, atomically. No study reads it back to play."""
+    path = Path(out_dir) / (name or PLAN_FILES[kind])
+    results.write_bytes_atomically(yaml.safe_dump(manifests.to_plain(record), sort_keys=False, allow_unicode=True)
+                                   .encode("utf-8"), path)
+    return path
 
 
 @contextmanager
@@ -71,6 +102,8 @@ def check_directory(out_dir: Path, kind: str, identity: dict, what: str, added: 
                               f"courtsim {kind} study: choose another --out")
         if kind in IDENTITY_IN_PLAN:     # a study of this kind from before study.yaml
             check_plan_identity(out_dir / PLAN_FILES[kind], identity, what, added)
+        elif (out_dir / OPTUNA_FILE).exists():    # tune or tune-bot: the plan its Optuna study stores
+            check_optuna_identity(out_dir / OPTUNA_FILE, identity, what)
         return None
     if record["kind"] != kind:
         raise ConfigError(f"{out_dir} holds {described(record['kind'])}; expected an empty directory or a "
@@ -103,6 +136,25 @@ def check_plan_identity(path: Path, identity: dict, what: str, added: tuple[str,
         raise ConfigError(f"{path}: the directory holds another {what}; choose another --out")
 
 
+def check_optuna_identity(path: Path, identity: dict, what: str) -> None:
+    """A tune or tune-bot study from before study.yaml: refuse it when the plan its Optuna study
+    stores (``path``, read only) is another identity."""
+    import json
+    import sqlite3
+
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as connection:
+            stored = [json.loads(row[0]) for row in connection.execute(
+                "SELECT value_json FROM study_user_attributes WHERE key = ?", (OPTUNA_PLAN,))]
+    except (sqlite3.Error, ValueError):
+        stored = []
+    wanted = comparable(identity, stored[0] if stored else None, ())
+    if not stored or stored[0] != wanted:
+        difference = manifests.describe_difference(stored[0] if stored and isinstance(stored[0], dict) else {},
+                                                   wanted, "the study")
+        raise ConfigError(f"{path.parent} holds another {what} ({difference}); choose another --out")
+
+
 def described(kind: str) -> str:
     return "a courtsim run" if kind == "run" else f"a courtsim {kind} study"
 
@@ -131,17 +183,18 @@ def write_record(out_dir: Path, kind: str, identity: dict) -> None:
 
 def legacy_kind(out_dir: Path) -> str | None:
     """The kind of a directory without study.yaml, from the files its kind writes: "run" for a
-    run directory, a study kind for its plan file (tune-bot: its Optuna file alone)."""
+    run directory, tune or tune-bot for its Optuna file (by its study's name), another study kind
+    for its plan file."""
     directory = Path(out_dir)
     if not directory.is_dir():
         return None
     if (directory / manifests.MANIFEST_NAME).exists():
         return "run"
+    if (directory / OPTUNA_FILE).exists():     # tune or tune-bot (both write tuning.yaml when done)
+        return optuna_kind(directory / OPTUNA_FILE)
     for kind, name in PLAN_FILES.items():
         if (directory / name).exists():
             return kind
-    if (directory / OPTUNA_FILE).exists():
-        return optuna_kind(directory / OPTUNA_FILE)
     return None
 
 

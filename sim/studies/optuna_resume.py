@@ -45,6 +45,30 @@ import numpy as np
 COUNTED = ("COMPLETE", "PRUNED", "RUNNING")
 
 
+def open_stored(out_dir, name: str, plan: dict, sampler, first: dict | None, names: Iterable[str], **directions):
+    """The SQLite study ``name`` of ``out_dir/study.db`` (created, or resumed), tune's and
+    tune-bot's alike. A new study stores its ``plan`` (the user attr the directory's identity
+    check of a study from before study.yaml reads: sim.studies.directory) and enqueues ``first``
+    (the first candidate: the printed rules, the starting point); a resumed one fails every ask
+    that was cut short (:func:`fail_interrupted_asks`; ``names``: the study's parameters) and
+    plays the trials an interrupted session asked and never told (:func:`unfinished`). The
+    directory's identity is checked before (sim.studies.directory.open_study)."""
+    import optuna
+
+    from sim.studies.directory import OPTUNA_FILE, OPTUNA_PLAN
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    study = optuna.create_study(storage=f"sqlite:///{out_dir / OPTUNA_FILE}", study_name=name, sampler=sampler,
+                                load_if_exists=True, **directions)
+    if not study.trials:
+        study.set_user_attr(OPTUNA_PLAN, plan)
+        if first is not None:
+            study.enqueue_trial(first)
+    fail_interrupted_asks(study, names)
+    return study
+
+
 def position_seed(seed: int, position: int) -> int:
     """The sampler seed of the ask at ``position`` in a study seeded ``seed`` (0 .. 2**32 - 1)."""
     return int(np.random.SeedSequence([int(seed), int(position)]).generate_state(1)[0])

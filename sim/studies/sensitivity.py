@@ -53,7 +53,7 @@ says when that failure is within the noise (the score's interval reaches 0).
 Layout of the sensitivity directory::
 
     DIR/sensitivity.yaml    the plan, the inputs with ranges and reasons, the conclusions' verdicts
-    DIR/cells/<point>/      experiment.yaml, variant.yaml, run/ (as a sweep's cells; resumable)
+    DIR/cells/<point>/      run/, and experiment.yaml and variant.yaml: its records (as a sweep's cells; resumable)
     DIR/points.parquet      every design point's estimates (metric, n_players, value, low, high)
     DIR/morris.parquet      mu, mu*, sigma per input and conclusion
     DIR/conclusions.parquet each conclusion's verdict, and where it flips
@@ -69,7 +69,6 @@ from typing import Any, Callable, Literal, Optional
 
 import numpy as np
 import polars as pl
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from reports.analysis import players as turn_order
@@ -79,14 +78,15 @@ from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
 from sim.core.experiments import GameCount, NAME_PATTERN
 from sim.core.yaml_files import read_yaml_mapping, validate
+from sim.studies import cells as study_cells
 from sim.studies import directory, sweep
 
 FORMAT = 1
-PLAN_FILE = "sensitivity.yaml"
+PLAN_FILE = directory.PLAN_FILES["sensitivity"]
 POINTS_FILE = "points.parquet"
 MORRIS_FILE = "morris.parquet"
 CONCLUSIONS_FILE = "conclusions.parquet"
-SENSITIVITY_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "sensitivity"
+SENSITIVITY_DIR = directory.STUDY_FOLDERS["sensitivity"]
 DEFAULT_TIEBREAK_LEVEL = 0.05
 TRAJECTORIES = (2, 100)        # Morris trajectories a study may have (file key or --trajectories)
 OAT_LEVELS = (2, 21)           # points of a one-at-a-time curve (file key or --oat-levels)
@@ -184,13 +184,6 @@ class SensitivityFile(BaseModel):
     out: Optional[str] = None
 
 
-def find_sensitivity(game: str, path: str | None) -> Path:
-    """The file given, else ``configs/sensitivity/<game folder>.yaml``."""
-    if path is not None:
-        return Path(path)
-    return SENSITIVITY_DIR / f"{variants.game_folder(game)}.yaml"
-
-
 # ----------------------------------------------------------------------------- the plan
 
 @dataclass
@@ -259,6 +252,7 @@ class SensitivityPlan:
     jobs: int
     games_per_matchup: int
     seed: int
+    study: study_cells.RulesStudy | None = None      # what every design point's cell shares
 
 
 def plan_sensitivity(game: str, path: Path, out_dir: Path | None = None, jobs: int | None = None,
@@ -292,12 +286,16 @@ def plan_sensitivity(game: str, path: Path, out_dir: Path | None = None, jobs: i
                               f"{', '.join(map(str, players))} players, found {conclusion.players}")
     out_dir = Path(out_dir if out_dir is not None else sensitivity.out
                    or Path("runs") / "sensitivity" / variants.game_folder(game))
-    return SensitivityPlan(Path(path), sensitivity, experiment_path, engine.name, inputs, conclusions, players,
+    plan = SensitivityPlan(Path(path), sensitivity, experiment_path, engine.name, inputs, conclusions, players,
                            list(experiment.bots), out_dir,
                            jobs if jobs is not None else (sensitivity.jobs if sensitivity.jobs is not None
                                                           else experiment.jobs),
                            games_per_matchup or sensitivity.games_per_matchup or experiment.games_per_matchup,
                            experiment.seed)
+    plan.study = study_cells.RulesStudy("sensitivity", sensitivity.name, plan.path, experiment_path,
+                                        read_yaml_mapping(experiment_path, "experiment"), engine.name, players,
+                                        plan.seed, plan.jobs, out_dir)
+    return plan
 
 
 def with_budget(sensitivity: SensitivityFile, trajectories: int | None, oat_levels: int | None) -> SensitivityFile:
@@ -409,7 +407,8 @@ def oat_points(plan: SensitivityPlan, inputs: list[Input]) -> list[DesignPoint]:
     return points
 
 
-def point_cell(plan: SensitivityPlan, point: DesignPoint) -> sweep.SweepCell:
+def point_rules(plan: SensitivityPlan, point: DesignPoint) -> study_cells.RuleSet:
+    """A design point's data as rules: every input's overrides and switches at its value."""
     overrides: dict[str, Any] = {}
     rules: dict[str, Any] = {}
     for entry in plan.inputs:
@@ -417,44 +416,33 @@ def point_cell(plan: SensitivityPlan, point: DesignPoint) -> sweep.SweepCell:
         overrides.update(entry_overrides)
         rules.update(entry_rules)
     printed = all(entry.is_printed(point.values[entry.name]) for entry in plan.inputs)
-    return sweep.SweepCell(point.name, "pool", {entry.name: point.values[entry.name] for entry in plan.inputs},
-                           overrides, rules, None, printed)
+    return study_cells.RuleSet(overrides, rules, None, printed)
 
 
-def cells_plan(plan: SensitivityPlan) -> sweep.SweepPlan:
-    """A one-pool sweep plan whose cells the design points are (their files and runs)."""
-    dimensions = [sweep.SweptDimension(entry.name, entry.label, "numeric" if entry.numeric else "categorical",
-                                       entry.name, [entry.printed], {}, entry.printed, {}) for entry in plan.inputs]
-    sweep_file = sweep.SweepFile(name=plan.sensitivity.name, experiment=str(plan.experiment_path),
-                                 players=plan.players, grid=[sweep.Dimension(path="variant", values=["printed"])])
-    return sweep.SweepPlan(plan.path, sweep_file, plan.experiment_path, plan.game, dimensions, {"pool": plan.bots},
-                           plan.players, [], plan.out_dir, plan.jobs, plan.games_per_matchup, plan.seed)
+def point_cell(plan: SensitivityPlan, point: DesignPoint) -> study_cells.StudyCell:
+    """A design point's cell, planned in memory (sim.studies.cells): the experiment under the
+    point's data, in DIR/cells/<point>/; a bad overlay is one line naming the file and the values."""
+    words = ", ".join(f"{entry.name} = {point.values[entry.name]}" for entry in plan.inputs)
+    return study_cells.rules_cell(plan.study, point.name, point_rules(plan, point), words, plan.bots,
+                                  plan.games_per_matchup, where=f"{words}, pool pool")
 
 
 def check_every_value(plan: SensitivityPlan) -> None:
     """Validate the game data at every option and both ends of every range (the others
-    printed) before a game is played: a bad overlay is a one-line error naming its point."""
-    shell = cells_plan(plan)
+    printed) before a game is played, in memory (nothing is written): a bad overlay is a
+    one-line error naming its point."""
     for entry in plan.inputs:
         for value in entry.curve(2) if entry.numeric else entry.options:
             values = {other.name: other.printed for other in plan.inputs}
             values[entry.name] = value
-            point = DesignPoint(f"check-{entry.name}", "oat", values, varied=entry.name)
-            sweep.prepare_cell(shell, point_cell(plan, point))    # its error names the file and the values
-    checks = plan.out_dir / "cells"
-    for leftover in sorted(checks.glob("check-*")):   # files this check wrote, nothing a run made
-        for name in ("experiment.yaml", "variant.yaml"):
-            (leftover / name).unlink(missing_ok=True)
-        if not any(leftover.iterdir()):
-            leftover.rmdir()
+            point_cell(plan, DesignPoint(f"check-{entry.name}", "oat", values, varied=entry.name))
 
 
 def play_point(plan: SensitivityPlan, point: DesignPoint) -> list[dict]:
     """Play one design point (resuming a finished one); its estimates."""
-    shell = cells_plan(plan)
     cell = point_cell(plan, point)
-    run_dir, config = sweep.play_cell(shell, cell, study="sensitivity")
-    rows = sweep.cell_estimates(shell, cell, run_dir, config)
+    study_cells.play(cell, plan.jobs)
+    rows = study_cells.cell_estimates(cell.run_dir, cell.config, plan.players, {"cell": point.name, "pool": "pool"})
     return [{"point": point.name, "phase": point.phase, "trajectory": point.trajectory, "varied_input": point.varied,
              **{entry.name: shown(entry, point.values[entry.name]) for entry in plan.inputs},
              **{key: row[key] for key in ("metric", "metric_label", "group", "unit", "n_players", "value", "low",
@@ -726,5 +714,4 @@ def write_plan(plan: SensitivityPlan, verdicts: list[dict], final: bool) -> None
         "identity": identity(plan),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    results.write_bytes_atomically(yaml.safe_dump(manifests.to_plain(record), sort_keys=False, allow_unicode=True)
-                                   .encode("utf-8"), plan.out_dir / PLAN_FILE)
+    directory.write_plan(plan.out_dir, "sensitivity", record)

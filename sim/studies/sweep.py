@@ -28,10 +28,11 @@ games and seed every cell plays) and what varies::
     report_metrics: [first_player_win_rate, balance, game_length]   # optional: what the report plots
     out: runs/sweeps/heads_of_state_assassin_cubes
 
-Every cell is the experiment under a variant of its own (``DIR/cells/<cell>/variant.yaml``,
-its game-data overrides and rule switches, extending a named variant where the grid has one),
-written with the cell's experiment file (``DIR/cells/<cell>/experiment.yaml``): ``courtsim run``
-on that file plays the cell again, game for game. The cell whose values are all the printed
+Every cell is the experiment under a variant of its own (its game-data overrides and rule
+switches, extending a named variant where the grid has one), planned in memory and played
+through the runner (sim.studies.cells); the cell's variant and experiment are recorded in
+``DIR/cells/<cell>/variant.yaml`` and ``experiment.yaml`` (``courtsim run`` on that file plays
+the cell again, game for game), never read back. The cell whose values are all the printed
 ones plays the printed rules, without a variant. Every cell plays the same seed and game
 indices, so cells differ only where their rules do (common random numbers), and each cell's
 metrics are paired with its pool's printed cell game by game.
@@ -39,7 +40,7 @@ metrics are paired with its pool's printed cell game by game.
 Layout of the sweep directory::
 
     DIR/sweep.yaml              the plan: dimensions, pools, cells, targets (status: complete when done)
-    DIR/cells/<cell>/           experiment.yaml, variant.yaml and run/ (an ordinary run directory)
+    DIR/cells/<cell>/           run/ (an ordinary run directory), and experiment.yaml and variant.yaml: its records
     DIR/sweep.parquet           one row per (cell, metric, n_players): the cell's values, value, low, high, games
     DIR/report.html             the sweep report (reports.pages.sweep_report)
 
@@ -56,35 +57,32 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional, Union
 
-import numpy as np
 import polars as pl
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from reports.analysis import comparison_stats as stats
 from reports.analysis import paired_metrics
 from reports.analysis import players as player_names
 from sim import registry
 from sim.core import results, variants
-from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
-from sim.core.experiments import (GameCount, NAME_PATTERN, find_experiment, load_experiment, prepare_experiment)
-from sim.core.runner import run_cells
+from sim.core.experiments import GameCount, NAME_PATTERN, find_experiment, load_experiment
 from sim.core.yaml_files import read_yaml_mapping, validate
+from sim.studies import cells as study_cells
 from sim.studies import directory
+from sim.studies.cells import CONFIDENCE, SKILL_GAP, extra_metric_names
 
 FORMAT = 1
 PLAN_FILE = "sweep.yaml"
 TABLE_FILE = "sweep.parquet"
-SWEEPS_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "sweeps"
+SWEEPS_DIR = directory.STUDY_FOLDERS["sweep"]
 VARIANT_DIMENSION = "variant"          # the grid path of named variants
 RULES_PREFIX = "rules."                # a grid path of a rule switch
 PRINTED = "printed"                    # a named-variant value: the printed rules
 PRINTED_LABEL = "printed rules"        # ... as the table and the report show it
-CONFIDENCE = 0.95
+MEDIAN_LENGTH = study_cells.MEDIAN_LENGTH   # a cell's median game length (sim.studies.cells.order_estimates)
 MAX_CELLS = 1000
 DEFAULT_REPORT_METRICS = ("first_player_win_rate", "balance", "game_length", "tiebreak_rate", "winning_score")
-FUNCTIONS = {paired_metrics.MEAN: stats.MEAN, paired_metrics.RATIO: stats.RATIO, paired_metrics.BALANCE: stats.balance}
 
 Value = Union[bool, int, float, str]
 
@@ -205,14 +203,6 @@ class SweepFile(BaseModel):
         if (self.grid is None) == (self.cells is None):
             raise ValueError("expected either grid: (every combination) or cells: (a list)")
         return self
-
-
-def find_sweep(name_or_path: str) -> Path:
-    """A path as given, or ``configs/sweeps/<name>.yaml``."""
-    path = Path(name_or_path)
-    if path.exists() or path.suffix in (".yaml", ".yml") or "/" in name_or_path:
-        return path
-    return SWEEPS_DIR / f"{name_or_path}.yaml"
 
 
 # ----------------------------------------------------------------------------- checking the file
@@ -415,7 +405,16 @@ class SweepCell:
     printed: bool                            # every value the printed one: plays the printed rules
 
     def directory(self, out_dir: Path) -> Path:
-        return out_dir / "cells" / self.name
+        return out_dir / study_cells.CELLS_DIR / self.name
+
+    @property
+    def words(self) -> str:
+        """The cell's values in words: ``start_gold = 4, strict_supplies = True``."""
+        return ", ".join(f"{column} = {value}" for column, value in self.values.items())
+
+    @property
+    def rule_set(self) -> study_cells.RuleSet:
+        return study_cells.RuleSet(self.overrides, self.rules, self.variant, self.printed)
 
 
 @dataclass
@@ -433,6 +432,14 @@ class SweepPlan:
     games_per_matchup: int
     seed: int
     report_metrics: list[str] = field(default_factory=list)
+    study: study_cells.RulesStudy | None = None      # what every cell shares: its experiment, players, seed
+
+    def __post_init__(self):
+        if self.study is None:
+            self.study = study_cells.RulesStudy(
+                "sweep", self.sweep.name, self.path, self.experiment_path,
+                read_yaml_mapping(self.experiment_path, "experiment"), self.game, self.players, self.seed, self.jobs,
+                self.out_dir, own_pools=bool(self.sweep.bot_pools))
 
 
 def plan_sweep(path: Path, out_dir: Path | None = None, jobs: int | None = None,
@@ -649,67 +656,15 @@ def check_targets(plan: SweepPlan) -> None:
 # ----------------------------------------------------------------------------- each cell's files
 
 def cell_variant(plan: SweepPlan, cell: SweepCell) -> dict | None:
-    """The cell's variant file (None for the printed cell, which plays the printed rules)."""
-    if cell.printed:     # every setting is the printed one: the printed rules, as `courtsim run` plays them
-        return None
-    values = ", ".join(f"{dimension.column} = {cell.values[dimension.column]}" for dimension in plan.dimensions)
-    record: dict[str, Any] = {"name": f"{plan.sweep.name}_{cell.name}".replace("-", "_"), "game": plan.game,
-                              "description": f"Cell {cell.name} of the sweep {plan.sweep.name}: {values}.",
-                              "label": values[:80]}
-    if cell.variant is not None:
-        record["extends"] = str(variants.find_variant(cell.variant, plan.game).resolve())
-    if cell.overrides:
-        record["set"] = dict(cell.overrides)
-    if cell.rules:
-        record["rules"] = dict(cell.rules)
-    return record
+    """The cell's variant as its record holds it (None for the printed cell, which plays the printed rules)."""
+    return study_cells.variant_record(plan.study, cell.name, cell.rule_set, cell.words)
 
 
-def cell_experiment(plan: SweepPlan, cell: SweepCell, variant_path: Path | None) -> dict:
-    """The cell's experiment file: the sweep's experiment with its players, pool, games and seed."""
-    record = dict(read_yaml_mapping(plan.experiment_path, "experiment"))
-    record.update({"name": f"{plan.sweep.name}_{cell.name}".replace("-", "_"), "players": plan.players,
-                   "bots": plan.pools[cell.pool], "games_per_matchup": plan.games_per_matchup, "seed": plan.seed,
-                   "jobs": plan.jobs, "out": str(cell.directory(plan.out_dir) / "run")})
-    if plan.sweep.bot_pools and isinstance(record.get("matchups"), list):
-        record["matchups"] = "with_repeats"   # listed match-ups name the experiment's bots, not the pool's
-    for key in ("games_per_matchup_with", "skill_levels"):
-        if key in record and plan.sweep.bot_pools:
-            record.pop(key)          # they name the experiment's bots
-    if variant_path is not None:
-        record["variant"] = str(variant_path.resolve())
-    return record
-
-
-def write_cell_files(plan: SweepPlan, cell: SweepCell) -> Path:
-    """Write the cell's variant and experiment files (unchanged files are left alone); return the experiment."""
-    directory = cell.directory(plan.out_dir)
-    directory.mkdir(parents=True, exist_ok=True)
-    variant = cell_variant(plan, cell)
-    variant_path = directory / "variant.yaml" if variant is not None else None
-    if variant is not None:
-        write_yaml(variant_path, variant, f"# The rules of cell {cell.name} of {plan.path}\n")
-    experiment_path = directory / "experiment.yaml"
-    write_yaml(experiment_path, cell_experiment(plan, cell, variant_path),
-               f"# Cell {cell.name} of {plan.path}: courtsim run {experiment_path} plays it again\n")
-    return experiment_path
-
-
-def write_yaml(path: Path, record: dict, header: str) -> None:
-    text = (header + yaml.safe_dump(manifests.to_plain(record), sort_keys=False, allow_unicode=True)).encode("utf-8")
-    if not path.is_file() or path.read_bytes() != text:
-        results.write_bytes_atomically(text, path)
-
-
-def prepare_cell(plan: SweepPlan, cell: SweepCell, first_game: int = 0):
-    """(experiment, engine, setup, cells, config) of one cell, from its written files, its games
-    from ``first_game``; a rule problem names the study file's cell."""
-    experiment_path = write_cell_files(plan, cell)
-    try:
-        return prepare_experiment(experiment_path, first_game=first_game)
-    except ConfigError as error:
-        values = ", ".join(f"{column} = {value}" for column, value in cell.values.items())
-        raise ConfigError(f"{plan.path}: cell {cell.name} ({values}, pool {cell.pool}): {error}") from None
+def prepare_cell(plan: SweepPlan, cell: SweepCell, first_game: int = 0) -> study_cells.StudyCell:
+    """One cell planned in memory (sim.studies.cells), its games from ``first_game``; a rule
+    problem names the study file's cell."""
+    return study_cells.rules_cell(plan.study, cell.name, cell.rule_set, cell.words, plan.pools[cell.pool],
+                                  plan.games_per_matchup, first_game, where=f"{cell.words}, pool {cell.pool}")
 
 
 # ----------------------------------------------------------------------------- playing
@@ -727,117 +682,17 @@ def run_sweep_held(plan: SweepPlan, log: Callable[[str], None], progress: bool, 
     write_plan(plan, final=False)
     log(f"{plan.sweep.name}: {plan.game}, {len(plan.cells)} cells ({len(plan.pools)} "
         f"{'pool' if len(plan.pools) == 1 else 'pools'}), players {', '.join(map(str, plan.players))}, "
-        f"{sum(sum(item.n_games for item in cells) for _, _, _, cells, _ in prepared):,} games -> {plan.out_dir}")
+        f"{sum(item.n_games for item in prepared):,} games -> {plan.out_dir}")
     for cell, prepared_cell in zip(plan.cells, prepared):
-        values = ", ".join(f"{column} = {value}" for column, value in cell.values.items())
-        log(f"{cell.name} ({values}; pool {cell.pool}): {sum(item.n_games for item in prepared_cell[3]):,} games "
-            f"-> {cell.directory(plan.out_dir) / 'run'}")
-        play_cell(plan, cell, prepared_cell, progress=progress, log=log)
-    table = sweep_table(plan, [config for *_, config in prepared])
+        log(f"{cell.name} ({cell.words}; pool {cell.pool}): {prepared_cell.n_games:,} games -> {prepared_cell.run_dir}")
+        study_cells.play(prepared_cell, plan.jobs, progress=progress, log=log)
+    table = sweep_table(plan, [item.config for item in prepared])
     results.write_parquet_atomically(table.to_arrow(), plan.out_dir / TABLE_FILE)
     write_plan(plan, final=True)
     if report:
         from reports.pages.sweep_report import write_sweep_report
         write_sweep_report(plan.out_dir)
     return plan.out_dir
-
-
-def play_cell(plan: SweepPlan, cell: SweepCell, prepared=None, progress: bool = False,
-              log: Callable[[str], None] = lambda message: None, study: str = "sweep") -> tuple[Path, dict]:
-    """Play one cell into DIR/cells/<cell>/run (a finished run is not played again, an
-    interrupted one resumes); (its run directory, its run's config)."""
-    experiment, engine, setup, cells, config = prepared or prepare_cell(plan, cell)
-    out_dir = cell.directory(plan.out_dir) / "run"
-    run_cells(engine, setup, cells, experiment.seed, out_dir, config, jobs=plan.jobs,
-              chunk_size=experiment.chunk_size, progress=progress, overwrite=False, log=log,
-              offers_overwrite=False,       # a sweep, tune or sensitivity study has no --overwrite
-              provenance={"experiment_file": str(cell.directory(plan.out_dir) / "experiment.yaml"),
-                          study: str(plan.path), **manifests.setup_provenance(setup)})
-    return out_dir, config
-
-
-def cell_estimates(plan: SweepPlan, cell: SweepCell, run_dir: Path, config: dict,
-                   reference: tuple[str, Path] | None = None) -> list[dict]:
-    """A played cell's estimates with their intervals, one row per metric and player count; with a
-    ``reference`` (the printed cell's name and run, played on the same games) each is paired with
-    it game by game, as a sweep's cells are with its printed cell."""
-    bots = [bot["name"] for bot in config["bots"]]
-    rows = []
-    for n_players in plan.players:
-        frame, metrics = paired_metrics.per_game([run_dir], n_players, bots)
-        paired_with = None
-        if reference is not None:
-            paired_with = (reference[0], frame if reference[0] == cell.name
-                           else paired_metrics.per_game([reference[1]], n_players, bots)[0])
-        rows += cell_rows(plan, cell, n_players, frame, metrics, paired_with)
-        rows += [{**cell_identity(plan, cell, None if reference is None else reference[0]), **row}
-                 for row in order_estimates(run_dir, n_players, frame,
-                                            None if paired_with is None or reference[0] == cell.name else paired_with)]
-    return rows
-
-
-MEDIAN_LENGTH = "game_length_median"
-SKILL_GAP = "skill_gap:"          # + "<weaker>-><stronger>": how often the stronger level finished ahead
-
-
-def extra_metric_names(experiment) -> list[str]:
-    """The metrics a cell has beyond the per-game means: the median game length, and each step of
-    a skill-ladder experiment's levels."""
-    from sim.core.experiments import level_entries
-
-    names = [MEDIAN_LENGTH]
-    if experiment.skill_levels:
-        levels = [level for level, _ in level_entries(experiment.skill_levels)]
-        names += [f"{SKILL_GAP}{weaker}->{stronger}" for weaker, stronger in zip(levels, levels[1:])]
-    return names
-
-
-def order_estimates(run_dir: Path, n_players: int, frame: pl.DataFrame,
-                    reference: tuple[str, pl.DataFrame] | None = None) -> list[dict]:
-    """The estimates that are not a mean of per-game values: the median game length (with the
-    distribution-free interval of order statistics, and with a ``reference`` cell (its name and
-    per-game frame) the paired change of the median on the games both played:
-    reports.analysis.comparison_stats.paired_median_difference) and, in a skill ladder, each step's skill
-    gap (reports.analysis.skill_ladder: the share of pairs of the two levels' seats in which the stronger
-    finished ahead, with its Wilson interval)."""
-    from scipy import stats as scipy_stats
-
-    from reports.analysis import rundir, skill_ladder
-
-    rows = []
-    lengths = np.sort(frame["length"].to_numpy()) if "length" in frame.columns else np.empty(0)
-    if len(lengths):
-        games = len(lengths)
-        low_rank = int(scipy_stats.binom.ppf((1 - CONFIDENCE) / 2, games, 0.5))
-        high_rank = min(games - 1, int(scipy_stats.binom.isf((1 - CONFIDENCE) / 2, games, 0.5)))
-        rows.append({"metric": MEDIAN_LENGTH, "metric_label": "the median game length", "group": "outcome",
-                     "unit": paired_metrics.TURNS, "n_players": n_players, "value": float(np.median(lengths)),
-                     "low": float(lengths[max(0, low_rank - 1)]), "high": float(lengths[high_rank]), "games": games,
-                     **median_length_change(frame, reference)})
-    run = rundir.load_run(run_dir)
-    ladder = skill_ladder.ladder_of(run.manifest)
-    if ladder is not None:
-        seats, _ = rundir.seat_frame(run)
-        gaps = skill_ladder.skill_gaps(skill_ladder.level_matrix(skill_ladder.with_levels(
-            seats.filter(pl.col("n_players") == n_players), ladder)), ladder)
-        for gap in gaps[gaps["n_players"] == str(n_players)].itertuples():
-            rows.append({"metric": f"{SKILL_GAP}{gap.weaker}->{gap.stronger}",
-                         "metric_label": f"the skill gap {gap.weaker} -> {gap.stronger}", "group": "skill",
-                         "unit": paired_metrics.RATE, "n_players": n_players, "value": float(gap.rate),
-                         "low": float(gap.rate_low), "high": float(gap.rate_high), "games": int(gap.games)})
-    return rows
-
-
-def median_length_change(frame: pl.DataFrame, reference: tuple[str, pl.DataFrame] | None) -> dict:
-    """The paired change of the median game length from the reference cell (none: no keys)."""
-    if reference is None or "length" not in reference[1].columns:
-        return {}
-    paired = reference[1].select("game_index", pl.col("length").alias("reference_length")).join(
-        frame.select("game_index", "length"), on="game_index", how="inner")
-    change = stats.paired_median_difference(paired["reference_length"].to_numpy(), paired["length"].to_numpy(),
-                                            confidence=CONFIDENCE)
-    return {"reference_cell": reference[0], "difference": change.difference, "difference_low": change.low,
-            "difference_high": change.high, "p_value": change.p_value}
 
 
 SWEEP_WORDS = "sweep"
@@ -868,13 +723,14 @@ def sweep_table(plan: SweepPlan, configs: list[dict]) -> pl.DataFrame:
                       for cell, _ in pool_cells}
             for cell, _ in pool_cells:
                 frame, metrics = frames[cell.name]
-                rows += cell_rows(plan, cell, n_players, frame, metrics,
-                                  None if reference is None else (reference.name, frames[reference.name][0]))
+                start = row_start(plan, cell)
+                rows += study_cells.metric_rows(start, n_players, frame, metrics,
+                                                None if reference is None else (reference.name, frames[reference.name][0]))
                 paired_with = (None if reference is None or reference.name == cell.name
                                else (reference.name, frames[reference.name][0]))
-                rows += [{**cell_identity(plan, cell, None if reference is None else reference.name), **row}
-                         for row in order_estimates(cell.directory(plan.out_dir) / "run", n_players, frame,
-                                                    paired_with)]
+                rows += [{**study_cells.identity_row(start, None if reference is None else reference.name), **row}
+                         for row in study_cells.order_estimates(cell.directory(plan.out_dir) / "run", n_players, frame,
+                                                                paired_with)]
     table = pl.DataFrame(rows, infer_schema_length=None)
     casts = [pl.col("n_players").cast(pl.Int32), pl.col("games").cast(pl.Int64)]
     casts += [pl.col(dimension.column).cast(pl.Float64 if dimension.kind == "numeric" else pl.String)
@@ -882,46 +738,10 @@ def sweep_table(plan: SweepPlan, configs: list[dict]) -> pl.DataFrame:
     return table.with_columns(casts)
 
 
-def cell_identity(plan: SweepPlan, cell: SweepCell, reference_name: str | None = None) -> dict:
-    """The cell's name, pool and values, as every row of it starts (no paired difference; the
-    printed cell names itself as its reference, as its mean rows do: its change is 0)."""
-    itself = reference_name == cell.name
+def row_start(plan: SweepPlan, cell: SweepCell) -> dict:
+    """How every row of a cell starts: its name, pool and values as the table holds them."""
     return {"cell": cell.name, "pool": cell.pool,
-            **{dimension.column: dimension.shown(cell.values[dimension.column]) for dimension in plan.dimensions},
-            "reference_cell": cell.name if itself else None, "difference": math.nan, "difference_low": math.nan,
-            "difference_high": math.nan, "p_value": math.nan}
-
-
-def cell_rows(plan: SweepPlan, cell: SweepCell, n_players: int, frame: pl.DataFrame, metrics,
-              reference: tuple[str, pl.DataFrame] | None) -> list[dict]:
-    values = {dimension.column: dimension.shown(cell.values[dimension.column]) for dimension in plan.dimensions}
-    paired_reference = None
-    if reference is not None and reference[0] != cell.name:
-        # row i of both the same game (the paired difference's interval: stats.paired, honest
-        # where few games differ from the printed cell's, never [0, 0] from games that could not vary)
-        paired_reference = reference[1].join(frame.select("game_index"), on="game_index", how="inner",
-                                             maintain_order="left")
-        frame = paired_reference.select("game_index").join(frame, on="game_index", how="inner", maintain_order="left")
-    rows = []
-    for metric in metrics:
-        if not all(column in frame.columns for column in metric.components):
-            continue
-        components = frame.select(metric.components).to_numpy()
-        function = FUNCTIONS[metric.function]
-        estimator = stats.share_estimate if metric.unit == paired_metrics.RATE else stats.estimate
-        value, low, high = estimator(components, function, confidence=CONFIDENCE)
-        difference = (math.nan,) * 4
-        if paired_reference is not None:
-            paired = stats.paired(paired_reference.select(metric.components).to_numpy(), components, function,
-                                  confidence=CONFIDENCE)
-            difference = (paired.difference, paired.low, paired.high, paired.p_value)
-        rows.append({"cell": cell.name, "pool": cell.pool, **values, "metric": metric.name,
-                     "metric_label": metric.label, "group": metric.group, "unit": metric.unit, "n_players": n_players,
-                     "value": value, "low": low, "high": high, "games": int(components.shape[0]),
-                     "reference_cell": reference[0] if reference is not None else None,
-                     "difference": difference[0], "difference_low": difference[1], "difference_high": difference[2],
-                     "p_value": difference[3]})
-    return rows
+            **{dimension.column: dimension.shown(cell.values[dimension.column]) for dimension in plan.dimensions}}
 
 
 # ----------------------------------------------------------------------------- the plan file
@@ -954,8 +774,7 @@ def write_plan(plan: SweepPlan, final: bool) -> None:
         "identity": identity(plan),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    results.write_bytes_atomically(yaml.safe_dump(manifests.to_plain(record), sort_keys=False, allow_unicode=True)
-                                   .encode("utf-8"), plan.out_dir / PLAN_FILE)
+    directory.write_plan(plan.out_dir, "sweep", record)
 
 
 def cell_games(plan: SweepPlan, cell: SweepCell) -> int | None:

@@ -13,10 +13,19 @@ match-up: a bot that one search bot among its copies must not beat (self-play fr
 in either direction. Every candidate plays the *same* games (one seed, the same game
 indices: common random numbers), so candidates are compared on equal luck.
 
+Every evaluation is a cell of the study layer (sim.studies.cells): the candidate in its seatings
+against the pool (or a mirror: every seat one bot), with its block of game indices, played through
+the runner into ``DIR/cells/<name>/run`` (a trial's games: ``trial-<number>``; its re-evaluation:
+``fresh-trial-<number>``; mirror games: ``<name>-mirror``), on ``--jobs`` workers or a
+``--cluster``; its win credits are read from the run's tables. A game is a pure function of the
+rules, the bots, the seed and its index, so the values are those the candidate's games have
+whatever the chunks, jobs or machines that played them.
+
 Optuna's ask-and-tell proposes candidates in batches (TPE by default; CMA-ES on request, centred
 on the starting point with a population of one batch, to refine a bot already tuned); the
 study is stored in SQLite in the output directory, so an interrupted tuning resumes where it
-stopped, and is the same study as an uninterrupted one: the candidates an interrupted batch had
+stopped (its trials from Optuna's storage, an interrupted trial's finished chunks from its run
+directory), and is the same study as an uninterrupted one: the candidates an interrupted batch had
 asked are played in place, and every ask's randomness comes from the seed and the trial's
 position, not from the process (sim.studies.optuna_resume).
 When the game budget is spent, the best few candidates are re-evaluated on fresh games (other
@@ -35,6 +44,7 @@ written bot with ``courtsim bench``. A candidate below the floor loses the short
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import warnings
@@ -43,18 +53,23 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
+import polars as pl
 import yaml
 
 from sim import registry
-from sim.core.arguments import check_game_count
+from sim.core import results
+from sim.core import run_manifest as manifests
+from sim.core.arguments import check_game_count, check_jobs
 from reports.analysis.stats import wilson_interval
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.core.results import write_bytes_atomically
+from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell
+from sim.studies import cells as study_cells
 from sim.studies import directory, optuna_resume
 from strategies.bots import BotCatalogue, bot_package, family_parameters
 from strategies.parameters import Parameter, bot_seat, parameter_vector
 
-STUDY_FILE = "study.db"
+STUDY_FILE = directory.OPTUNA_FILE
 STUDY_NAME = "tune-bot"
 SAMPLERS = ("tpe", "cmaes")
 OBJECTIVES = ("mean", "worst", "field", "both")
@@ -65,6 +80,7 @@ CMAES_SIGMA0 = 0.03
 FRESH_GAMES_OFFSET = 2**30
 # the bot whose games per second a speed floor is a fraction of
 SPEED_BASELINE = "greedy"
+RECORD_FILE = "tuning.yaml"       # the study's record: the best trial, its fresh figures, the plan
 
 
 @dataclass
@@ -90,6 +106,8 @@ class TuningPlan:
     baseline: BotSeat | None = None  # greedy, whose mirror games the speed is measured against
     # greedy's mean turns per game by (games, first game): the same for every candidate, played once
     baseline_turns: dict[tuple[int, int], float] = field(default_factory=dict)
+    jobs: int = 1                    # worker processes playing each evaluation's chunks (not in the identity)
+    log: Callable[[str], None] = lambda message: None     # the runner's messages (resuming, workers)
 
     @property
     def parameters(self) -> tuple[Parameter, ...]:
@@ -99,8 +117,9 @@ class TuningPlan:
 def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_dir: Path, family: str = "greedy",
                 games_per_trial: int = 400, batch: int = 8, seed: int = 0, name: str | None = None,
                 start: str | None = None, sampler: str = "tpe", top: int = 3, objective: str = "mean",
-                speed_floor: float | None = None) -> TuningPlan:
-    """Validate everything before a game is played (one-line ConfigErrors)."""
+                speed_floor: float | None = None, jobs: int = 1) -> TuningPlan:
+    """Validate everything before a game is played (one-line ConfigErrors). ``jobs``: worker
+    processes playing each evaluation's chunks (the results do not depend on it)."""
     engine = registry.get_engine(game)
     if n_players not in engine.player_counts:
         raise ConfigError(f"--players: {game} is played by {', '.join(map(str, engine.player_counts))} players, "
@@ -113,6 +132,7 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
         raise ConfigError("--against: expected one or more bot names, comma-separated")
     catalogue = BotCatalogue()
     pool = [catalogue.definition(game, bot, "--against").bot_seat() for bot in against]
+    check_jobs(jobs, "--jobs")
     check_game_count(budget, "--budget")
     check_game_count(games_per_trial, "--games-per-trial")
     if budget < games_per_trial:
@@ -150,7 +170,7 @@ def plan_tuning(game: str, n_players: int, against: list[str], budget: int, out_
                + (f" --name {name}" if name else "") + f" --out {out_dir}")
     return TuningPlan(game, n_players, family, pool, budget, games_per_trial, batch, seed, Path(out_dir),
                       name or f"tuned_{n_players}p", start_values, sampler, top, setup=engine.load_setup(),
-                      command=command, objective=objective, speed_floor=speed_floor, baseline=baseline)
+                      command=command, objective=objective, speed_floor=speed_floor, baseline=baseline, jobs=jobs)
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -188,36 +208,79 @@ def candidate_bot(plan: TuningPlan, values: dict[str, float]) -> BotSeat:
     return bot_seat(plan.name, plan.family, strategies.FAMILIES, plan.parameters, vector)
 
 
-def evaluate_matchups(plan: TuningPlan, values: dict[str, float], games: int,
-                      first_game: int = 0) -> list[tuple[str, float, int]]:
-    """(opponents, win credits, seats played) of the candidate's seats in each match-up, over ``games``
-    games split evenly over every seating; game indices from ``first_game`` (the same for every
-    candidate)."""
+def candidate_name(values: dict[str, float], games: int, first_game: int) -> str:
+    """The cell of an evaluation named by what it plays (outside a trial: a test, a look)."""
+    digest = hashlib.sha256(repr(sorted(values.items())).encode("utf-8")).hexdigest()[:12]
+    return f"candidate-{digest}-{first_game}-{games}"
+
+
+def tuning_cell(plan: TuningPlan, name: str, seatings: list[Cell], bots: list[BotSeat]) -> study_cells.StudyCell:
+    """A cell of the study (sim.studies.cells): ``seatings`` (runner cells) under the printed
+    rules, its run in DIR/cells/<name>/run; its identity every bot with its parameters and every
+    seating with its games."""
     engine = registry.get_engine(plan.game)
+    config = {"game": plan.game, "players": int(plan.n_players), "seed": int(plan.seed),
+              "n_games": int(sum(seating.n_games for seating in seatings)), "chunk_size": DEFAULT_CHUNK_SIZE,
+              "tables": list(engine.tables), "bots": [manifests.bot_record(bot) for bot in bots],
+              "cells": [{"players": seating.n_players, "first_game": seating.first_game, "n_games": seating.n_games,
+                         **dict(seating.labels)} for seating in seatings],
+              "setup": manifests.setup_record(plan.setup), **manifests.identity_versions(engine)}
+    return study_cells.StudyCell(name, plan.out_dir / study_cells.CELLS_DIR / name / "run", engine, plan.setup,
+                                 seatings, plan.seed, DEFAULT_CHUNK_SIZE, config,
+                                 {"tune_bot": str(plan.out_dir), **manifests.setup_provenance(plan.setup)})
+
+
+def evaluation_cell(plan: TuningPlan, values: dict[str, float], games: int, first_game: int,
+                    name: str) -> tuple[study_cells.StudyCell, list[tuple[str, list[tuple[int, ...]]]]]:
+    """(the cell of the candidate's seats in every match-up, ``games`` games split evenly over
+    every seating, game indices from ``first_game`` (the same for every candidate); the
+    match-ups, in the cell's order)."""
     candidate = candidate_bot(plan, values)
     per_seating = max(1, math.ceil(games / len(seatings(plan))))
-    results, number = [], 0
-    for label, orders in matchups(plan):
-        credits, seats = 0.0, 0
+    played, runner_cells = matchups(plan), []
+    for label, orders in played:
         for order in orders:
-            bots = [candidate if index < 0 else plan.pool[index] for index in order]
-            tables = engine.play_chunk(plan.setup, plan.n_players, bots, plan.seed, first_game + number * per_seating,
-                                       per_seating)
-            number += 1
-            seat_rows, game_rows = tables["seats"], tables["games"]
-            winners = np.repeat(np.asarray(game_rows["n_winners"], dtype=np.float64), plan.n_players)
-            credit = np.where(np.asarray(seat_rows["is_winner"]) > 0, 1.0 / np.maximum(winners, 1.0), 0.0)
-            mine = np.isin(np.asarray(seat_rows["seat"]), [seat for seat, index in enumerate(order) if index < 0])
+            bots = tuple(candidate if index < 0 else plan.pool[index] for index in order)
+            runner_cells.append(Cell(plan.n_players, bots, first_game + len(runner_cells) * per_seating, per_seating,
+                                     (("matchup", label), ("seating", ",".join(bot.name for bot in bots)))))
+    return tuning_cell(plan, name, runner_cells, [candidate, *plan.pool]), played
+
+
+def evaluate_matchups(plan: TuningPlan, values: dict[str, float], games: int, first_game: int = 0,
+                      name: str | None = None) -> list[tuple[str, float, int]]:
+    """(opponents, win credits, seats played) of the candidate's seats in each match-up, over ``games``
+    games split evenly over every seating; game indices from ``first_game`` (the same for every
+    candidate). Played through the runner into DIR/cells/<name>/run (resumed, or read when done)."""
+    cell, played = evaluation_cell(plan, values, games, first_game, name or candidate_name(values, games, first_game))
+    study_cells.play(cell, plan.jobs, log=plan.log)
+    seats = pl.read_parquet(results.table_path(cell.run_dir, "seats"), columns=["game_index", "seat", "is_winner"])
+    game_rows = pl.read_parquet(results.table_path(cell.run_dir, "games"), columns=["game_index", "n_winners"])
+    seat_games, seat_numbers, is_winner = (seats[column].to_numpy() for column in ("game_index", "seat", "is_winner"))
+    game_indices, n_winners = game_rows["game_index"].to_numpy(), game_rows["n_winners"].to_numpy()
+    outcomes, seating = [], iter(cell.seatings)
+    for label, orders in played:
+        credits, seat_count = 0.0, 0
+        for order in orders:
+            block = next(seating)
+            end = block.first_game + block.n_games
+            games_from, games_to = np.searchsorted(game_indices, [block.first_game, end])
+            seats_from, seats_to = np.searchsorted(seat_games, [block.first_game, end])
+            winners = np.repeat(np.asarray(n_winners[games_from:games_to], dtype=np.float64), plan.n_players)
+            credit = np.where(np.asarray(is_winner[seats_from:seats_to]) > 0, 1.0 / np.maximum(winners, 1.0), 0.0)
+            mine = np.isin(np.asarray(seat_numbers[seats_from:seats_to]),
+                           [seat for seat, index in enumerate(order) if index < 0])
             credits += float(credit[mine].sum())
-            seats += int(mine.sum())
-        results.append((label, credits, seats))
-    return results
+            seat_count += int(mine.sum())
+        outcomes.append((label, credits, seat_count))
+    return outcomes
 
 
-def evaluate(plan: TuningPlan, values: dict[str, float], games: int, first_game: int = 0) -> tuple[float, int]:
+def evaluate(plan: TuningPlan, values: dict[str, float], games: int, first_game: int = 0,
+             name: str | None = None) -> tuple[float, int]:
     """(win credits, seats played) of the candidate in the match-up that scores it: the pool
     (``mean``) or the match-up of its lowest win rate (``worst``)."""
-    _, credits, seats = min(evaluate_matchups(plan, values, games, first_game), key=lambda entry: entry[1] / entry[2])
+    _, credits, seats = min(evaluate_matchups(plan, values, games, first_game, name),
+                            key=lambda entry: entry[1] / entry[2])
     return credits, seats
 
 
@@ -226,22 +289,30 @@ def mirror_games(games: int) -> int:
     return max(100, games // 4)
 
 
-def mean_turns(plan: TuningPlan, bot: BotSeat, games: int, first_game: int) -> float:
-    """Mean turns per game of ``bot`` in every seat, over ``games`` games from ``first_game``."""
-    engine = registry.get_engine(plan.game)
-    tables = engine.play_chunk(plan.setup, plan.n_players, [bot] * plan.n_players, plan.seed, first_game, games)
-    return float(np.mean(engine.turns_per_game(tables)))
+def mean_turns(plan: TuningPlan, bot: BotSeat, games: int, first_game: int, name: str) -> float:
+    """Mean turns per game of ``bot`` in every seat, over ``games`` games from ``first_game``,
+    played into DIR/cells/<name>/run."""
+    seating = Cell(plan.n_players, (bot,) * plan.n_players, first_game, games,
+                   (("matchup", "mirror"), ("seating", ",".join([bot.name] * plan.n_players))))
+    cell = tuning_cell(plan, name, [seating], [bot])
+    study_cells.play(cell, plan.jobs, log=plan.log)
+    tables = {table: {column: values.to_numpy() for column, values in pl.read_parquet(
+        results.table_path(cell.run_dir, table)).to_dict().items()} for table in ("games", "seats")}
+    return float(np.mean(cell.engine.turns_per_game(tables)))
 
 
-def relative_speed(plan: TuningPlan, values: dict[str, float], games: int, first_game: int = 0) -> tuple[float, float, float]:
+def relative_speed(plan: TuningPlan, values: dict[str, float], games: int, first_game: int = 0,
+                   name: str | None = None) -> tuple[float, float, float]:
     """(estimated speed as a fraction of greedy's games per second, the candidate's turns per game,
     greedy's): greedy's turns per game over the candidate's, in mirror games on the same seeds."""
     count = mirror_games(games)
     key = (count, first_game)
     if key not in plan.baseline_turns:
-        plan.baseline_turns[key] = mean_turns(plan, plan.baseline, count, first_game)
+        plan.baseline_turns[key] = mean_turns(plan, plan.baseline, count, first_game,
+                                              f"{SPEED_BASELINE}-mirror-{first_game}-{count}")
     baseline = plan.baseline_turns[key]
-    turns = mean_turns(plan, candidate_bot(plan, values), count, first_game)
+    turns = mean_turns(plan, candidate_bot(plan, values), count, first_game,
+                       f"{name or candidate_name(values, games, first_game)}-mirror")
     return baseline / turns, turns, baseline
 
 
@@ -252,13 +323,19 @@ def scored(plan: TuningPlan, rate: float, speed: float | None) -> float:
     return rate - max(0.0, plan.speed_floor - speed)
 
 
+def trial_name(trial, fresh: bool = False) -> str:
+    """The cell of a trial's games (its re-evaluation's: ``fresh``)."""
+    return f"{'fresh-' if fresh else ''}trial-{trial.number:04d}"
+
+
 def evaluate_trial(plan: TuningPlan, trial, games: int) -> float:
-    """Play one asked trial; keep its win rate (and speed) on the trial; return its value."""
-    credits, seats = evaluate(plan, trial.params, games)
+    """Play one asked trial (DIR/cells/trial-<number>/, resumed if an interrupted session began
+    it); keep its win rate (and speed) on the trial; return its value."""
+    credits, seats = evaluate(plan, trial.params, games, name=trial_name(trial))
     trial.set_user_attr("win_rate", credits / seats)
     speed = None
     if plan.speed_floor is not None:
-        speed, turns, _ = relative_speed(plan, trial.params, games)
+        speed, turns, _ = relative_speed(plan, trial.params, games, name=trial_name(trial))
         trial.set_user_attr("speed", speed)
         trial.set_user_attr("turns_per_game", turns)
     return scored(plan, credits / seats, speed)
@@ -276,22 +353,13 @@ def distributions(plan: TuningPlan) -> dict:
 
 
 def open_study(plan: TuningPlan):
-    """The SQLite study of ``plan.out_dir`` (created, or resumed). Trials an interrupted session
-    asked and never told are played by the resumed one (:func:`tune_held`), in place; one whose
-    ask was cut short is marked failed and asked again (sim.studies.optuna_resume)."""
-    import optuna
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    plan.out_dir.mkdir(parents=True, exist_ok=True)
-    study = optuna.create_study(storage=f"sqlite:///{plan.out_dir / STUDY_FILE}", study_name=STUDY_NAME,
-                                direction="maximize", sampler=sampler_of(plan, plan.seed), load_if_exists=True)
-    if not study.trials:
-        study.set_user_attr("plan", plan_record(plan))
-        study.enqueue_trial(plan.start)     # the starting point is the first candidate
-    elif study.user_attrs.get("plan") != plan_record(plan):
-        raise ConfigError(f"{plan.out_dir / STUDY_FILE} holds a tuning of another plan; choose another --out")
-    optuna_resume.fail_interrupted_asks(study, [parameter.name for parameter in plan.parameters])
-    return study
+    """The SQLite study of ``plan.out_dir`` (created, or resumed: sim.studies.optuna_resume); the
+    starting point is its first candidate. Trials an interrupted session asked and never told are
+    played by the resumed one (:func:`tune_held`), in place; one whose ask was cut short is marked
+    failed and asked again."""
+    return optuna_resume.open_stored(plan.out_dir, STUDY_NAME, plan_record(plan), sampler_of(plan, plan.seed),
+                                     plan.start, [parameter.name for parameter in plan.parameters],
+                                     direction="maximize")
 
 
 def sampler_of(plan: TuningPlan, seed: int):
@@ -332,6 +400,7 @@ def completed(study) -> list:
 def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = True) -> Path:
     """Run trials until the budget is spent, re-evaluate the best, write the bot file."""
     with directory.open_study(plan.out_dir, "tune-bot", plan_record(plan), "bot tuning"):
+        plan.log = log
         return tune_held(plan, log, progress)
 
 
@@ -372,9 +441,10 @@ def write_best(plan: TuningPlan, study, log) -> Path:
     best = sorted(completed(study), key=lambda trial: trial.value, reverse=True)[:plan.top]
     results = []
     for trial in best:
-        matchup_results = evaluate_matchups(plan, trial.params, fresh, first_game=FRESH_GAMES_OFFSET)
+        matchup_results = evaluate_matchups(plan, trial.params, fresh, first_game=FRESH_GAMES_OFFSET,
+                                            name=trial_name(trial, fresh=True))
         _, credits, seats = worst(matchup_results)
-        speed = (relative_speed(plan, trial.params, fresh, FRESH_GAMES_OFFSET)
+        speed = (relative_speed(plan, trial.params, fresh, FRESH_GAMES_OFFSET, name=trial_name(trial, fresh=True))
                  if plan.speed_floor is not None else None)
         value = scored(plan, credits / seats, speed[0] if speed else None)
         results.append((value, credits / seats, matchup_results, speed, trial))
@@ -382,7 +452,8 @@ def write_best(plan: TuningPlan, study, log) -> Path:
             + (f", an estimated {speed[0]:.0%} of {SPEED_BASELINE}'s games per second" if speed else ""))
     _, rate, matchup_results, speed, trial = max(results, key=lambda entry: entry[0])
     label, credits, seats = worst(matchup_results)
-    _, start_credits, start_seats = worst(evaluate_matchups(plan, plan.start, fresh, first_game=FRESH_GAMES_OFFSET))
+    _, start_credits, start_seats = worst(evaluate_matchups(plan, plan.start, fresh, first_game=FRESH_GAMES_OFFSET,
+                                                            name="fresh-start"))
     low, high = (float(bound) for bound in wilson_interval(credits, seats))
     pool = ", ".join(bot.name for bot in plan.pool)
     if plan.objective != "mean":
@@ -412,17 +483,15 @@ def write_best(plan: TuningPlan, study, log) -> Path:
     header = f"# Made by: {plan.command}\n" if plan.command else ""
     text = header + yaml.safe_dump(bot, sort_keys=False, allow_unicode=True, width=100)
     write_bytes_atomically(text.encode("utf-8"), path)
-    write_bytes_atomically(yaml.safe_dump({"best_trial": trial.number, "training_value": float(trial.value),
-                                           "fresh": {"win_rate": rate, "low": low, "high": high, "seats": seats},
-                                           "fresh_matchups": {name: {"win_rate": matchup_credits / matchup_seats,
-                                                                     "seats": matchup_seats}
-                                                              for name, matchup_credits, matchup_seats in matchup_results},
-                                           "start_fresh_win_rate": start_credits / start_seats,
-                                           **({"fresh_speed": {"relative": speed[0], "turns_per_game": speed[1],
-                                                               f"{SPEED_BASELINE}_turns_per_game": speed[2]}}
-                                              if speed else {}),
-                                           "trials": len(completed(study)), "plan": plan_record(plan)},
-                                          sort_keys=False).encode("utf-8"), plan.out_dir / "tuning.yaml")
+    directory.write_plan(plan.out_dir, "tune-bot", {
+        "best_trial": trial.number, "training_value": float(trial.value),
+        "fresh": {"win_rate": rate, "low": low, "high": high, "seats": seats},
+        "fresh_matchups": {name: {"win_rate": matchup_credits / matchup_seats, "seats": matchup_seats}
+                           for name, matchup_credits, matchup_seats in matchup_results},
+        "start_fresh_win_rate": start_credits / start_seats,
+        **({"fresh_speed": {"relative": speed[0], "turns_per_game": speed[1],
+                            f"{SPEED_BASELINE}_turns_per_game": speed[2]}} if speed else {}),
+        "trials": len(completed(study)), "plan": plan_record(plan)}, name=RECORD_FILE)
     return path
 
 

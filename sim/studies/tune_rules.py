@@ -63,17 +63,18 @@ from sim.core.arguments import check_game_count
 from sim.core.engine import ConfigError
 from sim.core.experiments import GameCount, NAME_PATTERN, load_experiment
 from sim.core.yaml_files import read_yaml_mapping, validate
+from sim.studies import cells as study_cells
 from sim.studies import directory, optuna_resume, sweep
 from sim.studies.tune_bot import trial_progress
 
 FORMAT = 1
-STUDY_FILE = "study.db"
+STUDY_FILE = directory.OPTUNA_FILE
 STUDY_NAME = "tune"
-PLAN_FILE = "tuning.yaml"
+PLAN_FILE = directory.PLAN_FILES["tune"]
 TABLE_FILE = "tuning.parquet"
 RECOMMENDED_TABLE = "recommended.parquet"
 RECOMMENDED_DIR = "recommended"
-TUNING_DIR = Path(__file__).resolve().parent.parent.parent / "configs" / "tuning"
+TUNING_DIR = directory.STUDY_FOLDERS["tune"]
 TRIALS = (1, 10_000)            # candidates a study may have (file key or --trials)
 MAX_RUNGS = 6                   # rungs of a budget schedule (file key or --rungs)
 SAMPLERS = ("nsga2", "tpe")
@@ -153,14 +154,6 @@ class TuningFile(BaseModel):
         return self
 
 
-def find_tuning(name_or_path: str) -> Path:
-    """A path as given, or ``configs/tuning/<name>.yaml``."""
-    path = Path(name_or_path)
-    if path.exists() or path.suffix in (".yaml", ".yml") or "/" in name_or_path:
-        return path
-    return TUNING_DIR / f"{name_or_path}.yaml"
-
-
 # ----------------------------------------------------------------------------- the plan
 
 @dataclass
@@ -207,7 +200,7 @@ class Tuned:
         return abs(float(value) - float(self.printed)) / (self.high - self.low)
 
     def dimension(self) -> sweep.SweptDimension:
-        """The same parameter as a sweep dimension (a cell's values become a variant as in a sweep)."""
+        """The same parameter as a sweep dimension (a candidate's values become rules as a sweep cell's do)."""
         values = list(self.values) if self.values is not None else [self.low, self.high]
         printed_settings = {self.path: self.printed, **{path: None for path in self.linked}}
         return sweep.SweptDimension(self.column, self.label, "categorical" if self.kind == "categorical" else "numeric",
@@ -230,6 +223,7 @@ class TuningPlan:
     # the candidates' evaluation (None: play the experiment); a test gives a synthetic one:
     # (values, games_per_matchup, first_game, candidate name) -> rows of metric, n_players, unit, value, low, high
     evaluator: Callable | None = None
+    study: study_cells.RulesStudy | None = None      # what every candidate's cell shares: experiment, players, seed
 
     @property
     def fresh_games(self) -> int:
@@ -254,6 +248,9 @@ def plan_tuning(path: Path, out_dir: Path | None = None, jobs: int | None = None
                       list(tuning.players or experiment.players), list(tuning.bots or experiment.bots), out_dir,
                       jobs if jobs is not None else (tuning.jobs if tuning.jobs is not None else experiment.jobs),
                       experiment.seed, [target.model_dump() for target in tuning.targets])
+    plan.study = study_cells.RulesStudy("tuning", tuning.name, path, experiment_path,
+                                        read_yaml_mapping(experiment_path, "experiment"), experiment.game, plan.players,
+                                        plan.seed, plan.jobs, out_dir, own_pools=bool(tuning.bots))
     check_targets(plan)
     return plan
 
@@ -333,7 +330,7 @@ def check_targets(plan: TuningPlan) -> None:
 
     sweep.check_target_bands(plan.path, plan.targets)     # no band that holds no value (at_least above at_most)
     known = [metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, plan.bots)] + \
-        sweep.extra_metric_names(load_experiment(plan.experiment_path))
+        study_cells.extra_metric_names(load_experiment(plan.experiment_path))
     for number, target in enumerate(plan.targets):
         if not any(balance_targets.matches(target, name, plan.players[0]) or
                    any(balance_targets.matches(target, name, count) for count in plan.players) for name in known):
@@ -347,6 +344,7 @@ def check_targets(plan: TuningPlan) -> None:
 # ----------------------------------------------------------------------------- one candidate
 
 def as_cell(plan: TuningPlan, name: str, values: dict[str, Any]) -> sweep.SweepCell:
+    """A candidate's values as a sweep cell's: the overrides and switches they set."""
     dimensions = [parameter.dimension() for parameter in plan.parameters]
     cell = sweep.cell_of(name, "pool", values, dimensions)
     cell.printed = all(sweep.same_value(values[parameter.column], parameter.printed) and not parameter.linked
@@ -354,16 +352,13 @@ def as_cell(plan: TuningPlan, name: str, values: dict[str, Any]) -> sweep.SweepC
     return cell
 
 
-def cell_plan(plan: TuningPlan, games_per_matchup: int) -> sweep.SweepPlan:
-    """A one-pool sweep plan whose cells a candidate's run reuses (its variant and experiment
-    files, in DIR/cells/<candidate>/ as a sweep's)."""
-    sweep_file = sweep.SweepFile(name=plan.tuning.name, experiment=str(plan.experiment_path), players=plan.players,
-                                 bot_pools={"pool": plan.bots} if plan.tuning.bots else None,
-                                 grid=[sweep.Dimension(path=parameter.path, values=[0])
-                                       for parameter in plan.parameters])
-    return sweep.SweepPlan(plan.path, sweep_file, plan.experiment_path, plan.game,
-                           [parameter.dimension() for parameter in plan.parameters], {"pool": plan.bots}, plan.players,
-                           [], plan.out_dir, plan.jobs, games_per_matchup, plan.seed)
+def candidate_cell(plan: TuningPlan, name: str, values: dict[str, Any], games_per_matchup: int,
+                   first_game: int = 0) -> study_cells.StudyCell:
+    """The cell of a candidate at a rung (or on fresh games), planned in memory: the experiment
+    under its rules, in DIR/cells/<name>/ (sim.studies.cells)."""
+    cell = as_cell(plan, name, values)
+    return study_cells.rules_cell(plan.study, name, cell.rule_set, cell.words, plan.bots, games_per_matchup,
+                                  first_game, where=f"{cell.words}, pool {cell.pool}")
 
 
 def play_candidate(plan: TuningPlan, values: dict[str, Any], games_per_matchup: int, first_game: int,
@@ -375,23 +370,22 @@ def play_candidate(plan: TuningPlan, values: dict[str, Any], games_per_matchup: 
     game by game; the printed candidate is then that run itself."""
     if plan.evaluator is not None:
         return plan.evaluator(values, games_per_matchup, first_game, name)
-    cells_plan = cell_plan(plan, games_per_matchup)
     reference = None
     if reference_name is not None and has_change_targets(plan):
         printed = printed_rules(plan)
-        reference = (reference_name, play_cell(plan, cells_plan, printed, reference_name, first_game)[0])
+        reference = (reference_name, play_cell(plan, printed, reference_name, games_per_matchup, first_game)[0])
         if all(sweep.same_value(values[column], value) for column, value in printed.items()):
             name = reference_name
-    run_dir, config = play_cell(plan, cells_plan, values, name, first_game)
-    return sweep.cell_estimates(cells_plan, as_cell(plan, name, values), run_dir, config, reference)
+    run_dir, config = play_cell(plan, values, name, games_per_matchup, first_game)
+    return study_cells.cell_estimates(run_dir, config, plan.players, {"cell": name, "pool": "pool"}, reference)
 
 
-def play_cell(plan: TuningPlan, cells_plan: sweep.SweepPlan, values: dict[str, Any], name: str,
+def play_cell(plan: TuningPlan, values: dict[str, Any], name: str, games_per_matchup: int,
               first_game: int) -> tuple[Path, dict]:
     """One candidate's run, played or resumed: its directory and experiment config."""
-    cell = as_cell(plan, name, values)
-    prepared = sweep.prepare_cell(cells_plan, cell, first_game=first_game)
-    return sweep.play_cell(cells_plan, cell, prepared, study="tuning")
+    cell = candidate_cell(plan, name, values, games_per_matchup, first_game)
+    study_cells.play(cell, plan.jobs)
+    return cell.run_dir, cell.config
 
 
 def has_change_targets(plan: TuningPlan) -> bool:
@@ -433,24 +427,14 @@ def printed_values(plan: TuningPlan) -> dict[str, Any] | None:
 # ----------------------------------------------------------------------------- the study
 
 def open_study(plan: TuningPlan):
-    import optuna
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    plan.out_dir.mkdir(parents=True, exist_ok=True)
-    study = optuna.create_study(storage=f"sqlite:///{plan.out_dir / STUDY_FILE}", study_name=STUDY_NAME,
-                                directions=["minimize", "minimize"], sampler=sampler_of(plan, plan.tuning.seed),
-                                load_if_exists=True)
-    if not study.trials:
-        study.set_user_attr("plan", plan_record(plan))
-        start = printed_values(plan)
-        if start is not None:              # the printed rules are the first candidate
-            study.enqueue_trial({parameter.column: parameter.encoded(start[parameter.column])
-                                 for parameter in plan.parameters})
-    elif study.user_attrs.get("plan") != plan_record(plan):
-        raise ConfigError(f"{plan.out_dir / STUDY_FILE} holds a tuning of another plan; choose another --out")
-    # a trial an interrupted session asked is played by this one (tune_held); one whose ask was cut short is failed
-    optuna_resume.fail_interrupted_asks(study, [parameter.column for parameter in plan.parameters])
-    return study
+    """The SQLite study of ``plan.out_dir`` (created, or resumed: sim.studies.optuna_resume); the
+    printed rules are its first candidate."""
+    start = printed_values(plan)
+    first = (None if start is None
+             else {parameter.column: parameter.encoded(start[parameter.column]) for parameter in plan.parameters})
+    return optuna_resume.open_stored(plan.out_dir, STUDY_NAME, plan_record(plan), sampler_of(plan, plan.tuning.seed),
+                                     first, [parameter.column for parameter in plan.parameters],
+                                     directions=["minimize", "minimize"])
 
 
 def sampler_of(plan: TuningPlan, seed: int):
@@ -523,22 +507,15 @@ def evaluate_trial(plan: TuningPlan, study, trial) -> tuple[str, tuple[float, fl
 
 def check_space(plan: TuningPlan) -> None:
     """Validate the game data at both ends of every range and at every value (the others
-    printed) before a game is played; a bad end is a one-line error naming the tuning file and
-    the values. (A combination of valid values may still be refused when it is reached.)"""
+    printed) before a game is played, in memory (nothing is written); a bad end is a one-line
+    error naming the tuning file and the values. (A combination of valid values may still be
+    refused when it is reached.)"""
     base = printed_values(plan) or {parameter.column: parameter.printed for parameter in plan.parameters}
-    shell = cell_plan(plan, plan.tuning.rungs[0])
     for parameter in plan.parameters:
         ends = parameter.values if parameter.kind == "categorical" else [parameter.low, parameter.high]
         for value in ends:
             values = {**base, parameter.column: int(value) if parameter.kind == "integer" else value}
-            cell = as_cell(plan, f"check-{parameter.column}", values)
-            try:
-                sweep.prepare_cell(shell, cell)
-            finally:
-                for name in ("experiment.yaml", "variant.yaml"):   # files this check wrote, nothing a run made
-                    (cell.directory(plan.out_dir) / name).unlink(missing_ok=True)
-                if cell.directory(plan.out_dir).is_dir() and not any(cell.directory(plan.out_dir).iterdir()):
-                    cell.directory(plan.out_dir).rmdir()
+            candidate_cell(plan, f"check-{parameter.column}", values, plan.tuning.rungs[0])
 
 
 def tune(plan: TuningPlan, log: Callable[[str], None] = print, progress: bool = True, report: bool = True) -> Path:
@@ -703,5 +680,4 @@ def write_plan(plan: TuningPlan, study, recommended: list[dict]) -> None:
         "recommended": recommended,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    results.write_bytes_atomically(yaml.safe_dump(manifests.to_plain(record), sort_keys=False, allow_unicode=True)
-                                   .encode("utf-8"), plan.out_dir / PLAN_FILE)
+    directory.write_plan(plan.out_dir, "tune", record)

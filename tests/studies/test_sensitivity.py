@@ -92,7 +92,7 @@ def test_every_assumption_must_be_an_input_or_excused(tmp_path):
 
 @pytest.mark.parametrize("game", ["louis-xiv", "heads-of-state"])
 def test_the_shipped_sensitivity_configs_cover_every_assumption_with_a_reason(game, tmp_path):
-    plan = sensitivity.plan_sensitivity(game, sensitivity.find_sensitivity(game, None), out_dir=tmp_path)
+    plan = sensitivity.plan_sensitivity(game, directory.find_study_file("sensitivity", None, game), out_dir=tmp_path)
     named = {entry.assumption for entry in plan.inputs} | {entry.assumption for entry in plan.sensitivity.not_varied}
     assert named == set(registry.descriptor(game).assumptions)
     assert all(entry.why.strip() for entry in plan.inputs)

@@ -1,4 +1,5 @@
 """courtsim tune-bot: Optuna tunes a bot family's parameters against a pool on shared games."""
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,12 @@ from sim.studies import tune_bot
 from strategies.bots import BotCatalogue
 
 runner = CliRunner()
+
+
+def probe(plan: tune_bot.TuningPlan, folder: Path) -> tune_bot.TuningPlan:
+    """The plan with its evaluations played into ``folder`` (every evaluation is a run of the study's
+    directory: one looked at outside the study must not leave runs in the study's directory)."""
+    return dataclasses.replace(plan, out_dir=folder, baseline_turns={})
 
 
 def near_random_start(folder: Path) -> Path:
@@ -64,8 +71,9 @@ def test_the_worst_objective_scores_a_candidate_by_the_opponent_it_beats_least(t
                                 batch=2, seed=5, objective="worst")
     assert [(label, len(orders)) for label, orders in tune_bot.matchups(plan)] == [("random", 3), ("greedy", 3)]
     assert tune_bot.matchups(plan)[1][1] == [(-1, 1, 1), (1, -1, 1), (1, 1, -1)]   # n - 1 copies, every seat
-    per_matchup = tune_bot.evaluate_matchups(plan, plan.start, 60)
-    assert tune_bot.evaluate(plan, plan.start, 60) == min((credits, seats) for _, credits, seats in per_matchup)
+    per_matchup = tune_bot.evaluate_matchups(probe(plan, tmp_path / "probe"), plan.start, 60)
+    assert tune_bot.evaluate(probe(plan, tmp_path / "probe"), plan.start, 60) == min(
+        (credits, seats) for _, credits, seats in per_matchup)
     written = tune_bot.tune(plan, log=lambda message: None, progress=False)
     record = yaml.safe_load((plan.out_dir / "tuning.yaml").read_text())
     rates = {name: matchup["win_rate"] for name, matchup in record["fresh_matchups"].items()}
@@ -145,12 +153,13 @@ def test_a_speed_floor_costs_a_slow_candidate_its_shortfall_and_the_bot_file_sta
     its mirror games last longer than greedy's, so it is estimated below a 0.95 floor."""
     plan = tune_bot.plan_tuning("heads-of-state", 2, ["greedy"], 4 * 40, tmp_path / "study", games_per_trial=40,
                                 batch=2, seed=5, start="tuned_2p", sampler="cmaes", speed_floor=0.95)
-    speed, turns, greedy_turns = tune_bot.relative_speed(plan, plan.start, 400)
+    looked = probe(plan, tmp_path / "probe")
+    speed, turns, greedy_turns = tune_bot.relative_speed(looked, plan.start, 400)
     assert speed == greedy_turns / turns and turns > greedy_turns and speed < 0.95
     assert tune_bot.scored(plan, 0.6, speed) == pytest.approx(0.6 - (0.95 - speed))
     assert tune_bot.scored(plan, 0.6, 0.97) == 0.6                       # above the floor: no cost
     defaults = {parameter.name: parameter.default for parameter in plan.parameters}
-    assert tune_bot.relative_speed(plan, defaults, 400)[0] == 1.0          # greedy's own defaults
+    assert tune_bot.relative_speed(looked, defaults, 400)[0] == 1.0          # greedy's own defaults
     written = tune_bot.tune(plan, log=lambda message: None, progress=False)
     text = written.read_text()
     description = yaml.safe_load(text)["description"]
