@@ -83,7 +83,6 @@ def differences(old: Path, new: Path) -> list[str]:
     old_files = {path.relative_to(old) for path in old.rglob("*.parquet") if "parts" not in path.parts}
     new_files = {path.relative_to(new) for path in new.rglob("*.parquet") if "parts" not in path.parts}
     found += [f"only in {old}: {path}" for path in sorted(old_files - new_files)]
-    found += [f"only in {new}: {path}" for path in sorted(new_files - old_files)]
     for path in sorted(old_files & new_files):
         found += table_differences(path, pl.read_parquet(old / path), pl.read_parquet(new / path))
     for path in sorted(old.rglob("*.yaml")):
@@ -123,12 +122,18 @@ def table_differences(path: Path, old: pl.DataFrame, new: pl.DataFrame) -> list[
 
 
 def check(old: Path, new: Path) -> None:
+    """Every table of OLD is in NEW with the same columns, types and values (a table only NEW
+    writes, such as a study's new run directories, is listed, not a difference)."""
     found = differences(old, new)
-    tables = len([path for path in old.rglob("*.parquet") if "parts" not in path.parts])
+    tables = [path.relative_to(old) for path in old.rglob("*.parquet") if "parts" not in path.parts]
+    added = sorted({path.relative_to(new) for path in new.rglob("*.parquet") if "parts" not in path.parts}
+                   - set(tables))
     if found:
         print("\n".join(found))
         sys.exit(1)
-    print(f"{tables} tables, every column identical")
+    print(f"{len(tables)} tables, every column identical"
+          + (f"; {len(added)} tables only the new build writes (under {', '.join(sorted({str(path.parts[0]) for path in added}))})"
+             if added else ""))
 
 
 if __name__ == "__main__":
