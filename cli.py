@@ -11,7 +11,7 @@ import typer
 from reports import terminal
 from reports.command_errors import OneLineUsageErrors, keep_interrupts, keeping_finished_chunks, one_line, user_errors
 from sim import registry
-from sim.core.arguments import check_game_count, check_game_index, check_jobs, check_seed
+from sim.core.arguments import check_game_count, check_game_index, check_jobs, check_seed, game_counts_in, names_in
 from sim.core.cluster import on_cluster
 from sim.core.engine import ConfigError
 from sim.core.one_seating import DEFAULT_BOT, prepare_one_seating
@@ -418,19 +418,14 @@ def compare(
         from sim.core.experiments import find_experiment
         from sim.studies.compare import plan_comparison, run_comparison
 
-        plan = plan_comparison(find_experiment(experiment_file), listed(variants), out, baseline=baseline,
+        plan = plan_comparison(find_experiment(experiment_file), names_in(variants), out, baseline=baseline,
                                games_per_matchup=games_per_matchup, jobs=jobs, until_resolved=until_resolved,
-                               margin=margin, metrics=listed(metrics) if metrics else None, max_games=max_games,
+                               margin=margin, metrics=names_in(metrics) if metrics else None, max_games=max_games,
                                adjustment=adjust, overwrite=overwrite)
         with on_cluster(cluster, plan.experiment.cluster, plan.experiment_path):
             terminal.print_comparison(run_comparison(plan, log=log, progress=True))
 
     keeping_finished_chunks(out, compare_and_print)
-
-
-def listed(text: str) -> list[str]:
-    """A comma-separated option's names."""
-    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 @app.command()
@@ -491,20 +486,11 @@ def tune(
     from sim.studies.tune_rules import plan_tuning, tune as tune_rules
 
     plan = plan_tuning(find_study_file("tune", tuning_file), out, jobs=checked_jobs(jobs), trials=trials,
-                       rungs=None if rungs is None else parse_rungs(rungs),
+                       rungs=None if rungs is None else game_counts_in(rungs, "--rungs"),
                        fresh_games_per_matchup=fresh_games_per_matchup)
     with on_cluster(cluster, plan.tuning.cluster, plan.path):
         directory = keeping_finished_chunks(plan.out_dir, lambda: tune_rules(plan, log=log, progress=True))
     terminal.print_tuning(directory)
-
-
-def parse_rungs(text: str) -> list[int]:
-    """``--rungs 200,800``: games per match-up at each rung."""
-    try:
-        return [int(part) for part in text.split(",")]
-    except ValueError:
-        raise ConfigError(f"--rungs: expected whole numbers of games separated by commas (e.g. 200,800), "
-                          f"found {text!r}") from None
 
 
 @app.command()
@@ -582,7 +568,7 @@ def tune_bot(
     from sim.studies.tune_bot import plan_tuning, tune
 
     check_seed(seed, "--seed")
-    plan = plan_tuning(game, players, listed(against), budget, out, family=family, games_per_trial=games_per_trial,
+    plan = plan_tuning(game, players, names_in(against), budget, out, family=family, games_per_trial=games_per_trial,
                        batch=batch, seed=seed, name=name, start=start, sampler=sampler,
                        objective=objective, speed_floor=speed_floor, jobs=checked_jobs(jobs) or 1)
     with on_cluster(cluster):

@@ -116,10 +116,43 @@ def ladder_text(summary: RunSummary, console: Console) -> None:
 
     console.print("[bold]Skill ladder[/bold] (levels weakest first: "
                   f"{', '.join(summary.ladder.level_names)})")
-    for table in skill_ladder.summary_tables(summary.ladder_result, summary.ladder):
+    for table in ladder_tables(summary.ladder_result, summary.ladder):
         console.print(table)
     for line in skill_ladder.summary_lines(summary.ladder_result):
         console.print(f"- {line}", highlight=False)
+
+
+def ladder_tables(result, ladder) -> list[Table]:
+    """The skill ladder's level matrix per player count (row level finishes ahead of column
+    level) and its steps (reports.analysis.skill_ladder.LadderResult)."""
+    tables = []
+    levels = ladder.level_names
+    for n_players, part in result.matrix.groupby("n_players"):
+        table = Table(title=f"Skill ladder, {n_players} players: row level finishes ahead of column level "
+                            "[95% interval] (games)", title_justify="left")
+        table.add_column("level", justify="left")
+        for level in levels:
+            table.add_column(level, justify="right")
+        cells = {(row.level, row.opponent): row for row in part.itertuples()}
+        for level in levels:
+            table.add_row(level, *[ladder_cell(cells.get((level, opponent))) if opponent != level else "—"
+                                   for opponent in levels])
+        tables.append(table)
+    table = Table(title="Skill gap: the stronger level finishes ahead of the weaker [95% interval]",
+                  title_justify="left")
+    for column in ("step", "players", "games", "stronger ahead", "verdict"):
+        table.add_column(column, justify="left" if column in ("step", "verdict") else "right")
+    for row in result.gaps.itertuples():
+        table.add_row(f"{row.weaker} → {row.stronger}", str(row.n_players), f"{row.games:,}",
+                      rate_with_interval(row.rate, row.rate_low, row.rate_high), row.verdict)
+    tables.append(table)
+    return tables
+
+
+def ladder_cell(row) -> str:
+    if row is None or row.games == 0:
+        return "-"
+    return f"{rate_with_interval(row.ahead_rate, row.ahead_rate_low, row.ahead_rate_high)} ({row.games:,})"
 
 
 # ----------------------------------------------------------------------------- runs

@@ -25,7 +25,7 @@ with the bots' table names (``config.skill_ladder``). From the standard seat fra
 
 Every group-by runs on slices of game indices (:func:`reports.analysis.metrics_common.sum_batches`), so
 memory stays flat with the run's size. The HTML report's section is built from :func:`analyse`
-(reports.pages.sections_skill_ladder), :func:`summary_lines` and :func:`summary_tables` give the
+(reports.pages.sections_skill_ladder), :func:`summary_lines` (and reports.terminal's ladder tables) give the
 ``courtsim summary`` text.
 """
 from __future__ import annotations
@@ -352,46 +352,6 @@ def analyse(seats: pl.LazyFrame, ladder: Ladder) -> LadderResult:
 
 def summary_lines(result: LadderResult) -> list[str]:
     return [*result.finding_sentences, *result.gap_sentences]
-
-
-def summary_tables(result: LadderResult, ladder: Ladder):
-    """Rich tables for ``courtsim summary``: the matrix per player count and the steps."""
-    from rich.table import Table
-
-    tables = []
-    levels = ladder.level_names
-    for n_players, part in result.matrix.groupby("n_players"):
-        table = Table(title=f"Skill ladder, {n_players} players: row level finishes ahead of column level "
-                            "[95% interval] (games)", title_justify="left")
-        table.add_column("level", justify="left")
-        for level in levels:
-            table.add_column(level, justify="right")
-        cells = {(row.level, row.opponent): row for row in part.itertuples()}
-        for level in levels:
-            table.add_row(level, *[cell_text(cells.get((level, opponent))) if opponent != level else "—"
-                                   for opponent in levels])
-        tables.append(table)
-    table = Table(title="Skill gap: the stronger level finishes ahead of the weaker [95% interval]",
-                  title_justify="left")
-    for column in ("step", "players", "games", "stronger ahead", "verdict"):
-        table.add_column(column, justify="left" if column in ("step", "verdict") else "right")
-    for row in result.gaps.itertuples():
-        table.add_row(f"{row.weaker} → {row.stronger}", str(row.n_players), f"{row.games:,}",
-                      rate_text(row.rate, row.rate_low, row.rate_high), row.verdict)
-    tables.append(table)
-    return tables
-
-
-def cell_text(row) -> str:
-    if row is None or row.games == 0:
-        return "-"
-    return f"{rate_text(row.ahead_rate, row.ahead_rate_low, row.ahead_rate_high)} ({row.games:,})"
-
-
-def rate_text(rate: float, low: float, high: float) -> str:
-    if not np.isfinite(rate):
-        return "-"
-    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 # ----------------------------------------------------------------------------- words

@@ -128,3 +128,17 @@ def integer_in(low: int, high: int):
     """The pydantic type of a game file's number from ``low`` to ``high`` (both included), the
     range named in the error (check_integer_in)."""
     return Annotated[int, BeforeValidator(lambda value: check_integer_in(value, low, high)), Field(ge=low, le=high)]
+
+
+def names_in(text: str) -> list[str]:
+    """A comma-separated option's names (``--variants a,b``, ``--against greedy,coat_hoarder``)."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def game_counts_in(text: str, where: str) -> list[int]:
+    """Numbers of games separated by commas (``--rungs 200,800``)."""
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise ConfigError(f"{where}: expected whole numbers of games separated by commas (e.g. 200,800), "
+                          f"found {text!r}") from None
