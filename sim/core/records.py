@@ -138,3 +138,10 @@ def _register(type_class):
         context.nrt.incref(builder, field_type, value)
         context.nrt.decref(builder, field_type, old)
         setattr(payload, attr, value)
+
+
+def replace_fields(record, **changes):
+    """A new record of the same type with the fields ``changes`` names replaced (a namedtuple's
+    ``_replace``; the record given is left as it is)."""
+    arrays = record if config.DISABLE_JIT else record._as_arrays()
+    return type(record).from_arrays(arrays._replace(**changes))

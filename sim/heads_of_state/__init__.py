@@ -5,7 +5,7 @@ Where each rulebook part lives (kernel functions are named after the rule step a
 =====================  ==================================================================
 §1-2 data, map         data.py (YAML -> pydantic -> ``HosData`` arrays, ConfigError),
                        configs/games/heads_of_state.yaml (every number, H1-H11, switches)
-state, constants       state.py (``HosState`` namedtuple, named indices, ``copy_state``); kernel
+state, constants       state.py (``HosState`` array record, named indices, ``copy_state``); kernel
                        decorators and copy helpers: sim/core/kernels.py, as for Louis XIV
 §3 setup               kernel.setup_game, decks.build_character_decks / setup_betrayal_deck
 §4.1-4.2, 4.4 step 1,  turn.py (first turn, option 1a/1b, option 2 takes, end of turn,

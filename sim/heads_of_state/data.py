@@ -1,4 +1,5 @@
-"""Component data: YAML -> pydantic v2 validation -> kernel arrays (``HosData``) + rule vector.
+"""Component data: YAML -> pydantic v2 validation -> kernel arrays (``HosData``, an array record:
+sim/core/records.py) + rule vector.
 
 ``configs/games/heads_of_state.yaml`` holds every number of the game (rules file Appendix A).
 This module is the one place where YAML names become the integer constants of
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import math
-from collections import namedtuple
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError
 
 from sim.core.engine import ConfigError
+from sim.core.records import define_array_record
 from sim.core.arguments import check_integer_in, integer_in, parse_bool
 from sim.core.yaml_files import found_text, key_error_line, load_yaml_file, validation_error_line
 from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_ATTRIBUTES,
@@ -54,7 +55,8 @@ REFILL_CHOICES = ("interleaved", "deferred")
 HEXAGON_TIEBREAK_CHOICES = ("all_regions", "best_region")
 WINNER_TIEBREAK_CHOICES = ("noble_cards", "living_nobles")
 
-HosData = namedtuple("HosData", [
+DATA_FIELDS = (
+    # the kernel data of one game file: int64 scalars and int64 arrays
     # scalars
     "display_size", "bdisplay_size", "rev_cards", "hand_limit_char", "hand_limit_betrayal",
     "round_limit_char", "round_limit_betrayal", "option1_take", "option1b_take", "option1b_min",
@@ -69,7 +71,8 @@ HosData = namedtuple("HosData", [
     "square_tokens", "round_tokens", "large_tokens", "large_n", "first_turn_takes", "starting_points",
     # derived
     "hex_key_base",
-])
+)
+HosData, HosDataArrays = define_array_record("HosData", DATA_FIELDS, globals())
 
 
 class _Model(BaseModel):
@@ -473,7 +476,7 @@ def build(f: HosFile, file: str):
         if getattr(f.rules, name) not in SWITCH_CHOICES[name]:
             _fail(file, f"rules.{name}", " or ".join(SWITCH_CHOICES[name]), getattr(f.rules, name))
     lim_t, lim_r = f.hand_limit_turn_end, f.hand_limit_round_start
-    data = HosData(
+    data = HosData.from_arrays(HosDataArrays(
         f.display_size, f.betrayal_display_size, f.revolution_deck_cards, lim_t.character,
         lim_t.betrayal, lim_r.character, lim_r.betrayal, f.option1_take, f.option1b_take,
         f.option1b_min_regular_deck, f.assassin_bag.own_cubes, f.assassin_bag.target_cubes,
@@ -483,7 +486,7 @@ def build(f: HosFile, file: str):
         region_country, region_type, region_hex, region_box, np.array(box_region, i64),
         np.array(box_ranks, i64), np.array(box_upper, i64), base_influence, country_regions, nreg,
         square, rounds, large, large_n, first, starting, hex_key_base,
-    )
+    ))
     rules = np.zeros(N_RULES, np.float64)
     rules[R_FIRST_TURN_REFRESH] = float(f.rules.first_turn_refresh)
     rules[R_COURTESAN_ONLY_MISSING] = float(f.rules.courtesan_only_for_missing)

@@ -132,7 +132,7 @@ class HeadsOfStateEngine:
             betrayal_capacity = max(16, BETRAYALS_PER_GAME * n_games)
         searching = any(b.family == SEARCH for b in bots)
         context_type = ev.SearchCtx if searching else ev.Ctx   # events.py: why two types
-        context = context_type(
+        context = context_type.from_arrays((
             np.asarray(setup.rules, np.float64), family, params,
             np.zeros((ev.MAX_MOVES, 4), np.int64),
             np.zeros((n_games, N_G), np.int64), np.zeros((n_games * n_players, N_SE), np.int64),
@@ -141,7 +141,7 @@ class HeadsOfStateEngine:
             np.array([0, 0, 0, 1 if trace_capacity else 0, 0, 0, 0], np.int64),
             np.zeros(max(trace_capacity, 1), np.int64),
             np.zeros((ev.N_WORK_ROWS, ev.WORK_WIDTH), np.int64), np.zeros(ev.WORK_WIDTH, np.float64),
-        )
+        ))
         if searching:
             context.counters[ev.K_SEARCH_FN], context.counters[ev.K_SEARCH_TAG] = search_entry(setup.data, context)
         return context
@@ -157,7 +157,7 @@ class HeadsOfStateEngine:
             raise ConfigError(f"run: first_game: expected a non-negative game index, found {first_game!r}")
         while True:
             context = self.make_ctx(setup, n_players, bots, n_games, b_cap, t_cap)
-            stuck = play_chunk_kernel(setup.data, context, n_players, np.uint64(int(seed)),
+            stuck = play_chunk_kernel(new_state(setup.data), setup.data, context, n_players, np.uint64(int(seed)),
                                       np.int64(first_game), np.int64(n_games))
             flags = context.counters[ev.K_OVERFLOW]
             if flags & ev.OVERFLOW_MOVES:

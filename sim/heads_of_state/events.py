@@ -2,10 +2,11 @@
 
 A traced event is 4 int64 values: (code, a, b, c). Tracing is on when ``context.counters[K_TRACE_ON]``
 is 1; the kernel never builds strings. ``EVENT_FORMATS`` (Python) says how to print each code.
+The chunk context ``Ctx`` (and ``SearchCtx``) is an array record (sim/core/records.py), passed to
+every kernel as one pointer.
 """
-from collections import namedtuple
-
 from sim.core.kernels import game_kernel
+from sim.core.records import define_array_record
 
 (EV_GAME_START, EV_ROUND_START, EV_TURN, EV_TAKE_DISPLAY, EV_TAKE_DECK, EV_REFRESH, EV_RAISE,
  EV_COURTESAN, EV_HEXAGON, EV_SQUARE, EV_LARGE, EV_BTAKE_DISPLAY, EV_BTAKE_DECK, EV_BPLAY,
@@ -29,7 +30,7 @@ K_BETRAYAL_N, K_TRACE_N, K_OVERFLOW, K_TRACE_ON, K_FORCED, K_SEARCH_FN, K_SEARCH
 N_COUNTERS = 7
 OVERFLOW_BETRAYALS, OVERFLOW_TRACE, OVERFLOW_MOVES = 1, 2, 4
 
-Ctx = namedtuple("Ctx", [
+CTX_FIELDS = (
     "rules",       # float64[N_RULES] rule switches (data.R_*)
     "bot_family",  # int64[n_players]
     "bot_params",  # float64[n_players, n_params]
@@ -40,9 +41,11 @@ Ctx = namedtuple("Ctx", [
     "trace",       # int64[capacity] event codes
     "work",        # int64[N_WORK_ROWS, WORK_WIDTH] scratch rows (kernels do not allocate)
     "fwork",       # float64[WORK_WIDTH] scratch
-])
+)
+Ctx, CtxArrays = define_array_record("Ctx", CTX_FIELDS, globals())
 
-# The context of a chunk with a search bot in it: the same fields, but a type of its own. Only
+# The context of a chunk with a search bot in it: the same fields, but a record type of its own
+# (``SearchCtxType`` compiled; decide.py tells the two apart). Only
 # bots.choose compiled for SearchCtx searches (search.py); compiled for Ctx -- every chunk without a
 # search bot, and every rollout -- it plays the greedy for a SEARCH seat, exactly as a greedy seat.
 # So rollouts never search, and the rules engine is compiled a second time (for SearchCtx) only
@@ -53,7 +56,7 @@ Ctx = namedtuple("Ctx", [
 # the whole Ctx engine of its rollouts (that had made its compilation 3x as long as the Ctx one).
 # (One context type for all, with the pointer call in every chunk's choose, would compile the
 # engine only once, but measured the greedy 17% slower: the Ctx choose stays free of it.)
-SearchCtx = namedtuple("SearchCtx", Ctx._fields)
+SearchCtx, SearchCtxArrays = define_array_record("SearchCtx", CTX_FIELDS, globals())
 
 # scratch rows of Ctx.work (W_PLAN_*: the Q8 deferred refill plan search, refill_plan.py)
 (W_INFLUENCE, W_TOP_RANK, W_BEST_HEX, W_HEX_KEY, W_ORDER, W_COUNTS, W_COVERED, W_OPEN_SQUARE,

@@ -108,11 +108,15 @@ def check_state(state, data, end_of_turn):
     return OK
 
 
-@kernel
 def play_checked(data, context, n_players, seed, first_game, n_games, errors):
     """Like kernel.play_chunk_kernel, checking the invariants after setup and after every turn.
     errors[row] = first violated invariant (0 = none)."""
-    state = new_state(data)
+    play_checked_kernel(new_state(data), data, context, n_players, seed, first_game, n_games, errors)
+
+
+@kernel
+def play_checked_kernel(state, data, context, n_players, seed, first_game, n_games, errors):
+    """play_checked's compiled loop, in a state from state.new_state."""
     for row in range(n_games):
         setup_game(state, data, context, n_players, seed, first_game + row, row)
         errors[row] = check_state(state, data, False)

@@ -10,7 +10,7 @@ from sim.heads_of_state.events import (DISPLAYS_DEALT, EV_GAME_END, EV_GAME_STAR
 from sim.heads_of_state.scoring import add_score, find_winners
 from sim.heads_of_state.state import (N_STATS, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, RNG_START_PLAYER,
                                       S_ACTIVE, S_GAME_INDEX, S_GAME_OVER, S_GAME_ROW, S_N_PLAYERS, S_ROUND,
-                                      S_START_SEAT, SRC_START, clear_state, new_state)
+                                      S_START_SEAT, SRC_START, clear_state)
 from sim.heads_of_state.tables import (G_FIRST_START_SEAT, G_FIRST_WINNER, G_GAME_INDEX, G_N_PLAYERS, G_ROUND_END_STEP,
                                        G_REVOLUTION_POSITION, G_SEED, G_TURNS_ROUND, G_WINNER_MASK, G_WINNER_TIEBREAK,
                                        SE_BOT_FAMILY, SE_CARDS, SE_GAME_INDEX, SE_IS_WINNER, SE_NOBLES_LOST,
@@ -125,9 +125,9 @@ def record_game(state, data, context, seed, row):
 
 
 @kernel
-def play_chunk_kernel(data, context, n_players, seed, first_game, n_games):
-    """Play a chunk of games; returns the number of games whose safety net tripped (0 expected)."""
-    state = new_state(data)
+def play_chunk_kernel(state, data, context, n_players, seed, first_game, n_games):
+    """Play a chunk of games in ``state`` (state.new_state: set up anew for each game); returns the
+    number of games whose safety net tripped (0 expected)."""
     stuck = 0
     for row in range(n_games):
         setup_game(state, data, context, n_players, seed, first_game + row, row)

@@ -1,4 +1,5 @@
-"""Game state of Heads of State as data: a namedtuple of small int64 numpy arrays.
+"""Game state of Heads of State as data: an array record (sim/core/records.py) of small int64
+numpy arrays, passed to every kernel as one pointer.
 
 Every index used by the kernels is a named constant defined here, in one place. The
 structural names (ranks, countries, attributes, wild card) are checked against the YAML by
@@ -10,17 +11,16 @@ included, and plays it out later). The start player is drawn at random (rules §
 with the rule switch ``random_start_player`` off); ``scal[S_START_SEAT]`` holds it.
 
 The rule and bot kernels are ``game_kernel`` functions (sim/core/kernels.py), compiled without
-numba's reference counting: with a state namedtuple of ~30 arrays, every attribute access and call
-otherwise costs atomic incref/decref pairs -- measured at 78% of the run time (perf), 0.6 us per
-small call. They must therefore not allocate arrays: they use the scratch rows of the chunk
+numba's reference counting: with reference counting, every field read and call costs atomic
+incref/decref pairs -- measured at 78% of the run time (perf), 0.6 us per small call, when the
+state was a namedtuple of ~30 arrays. They must therefore not allocate arrays: they use the scratch rows of the chunk
 context (events.Ctx.work / fwork). Allocating functions (new_state, copy_state, the chunk entry
-point) are ``kernel`` functions.
+point) are ``kernel`` functions; ``new_state`` builds the record in Python.
 """
-from collections import namedtuple
-
 import numpy as np
 
 from sim.core.kernels import copy_into, copy_into_2d, copy_into_3d, game_kernel, kernel
+from sim.core.records import define_array_record
 
 # --- ranks (rules §1.2), index 0 = baron ... 6 = king -------------------------------------
 RANK_NAMES = ("baron", "count", "earl", "margrave", "duke", "archduke", "king")
@@ -94,7 +94,7 @@ STEP_NAMES = ("none", "first_turn_take", "option_1a_take", "option_1b_take", "op
  S_LEFT_EMPTY, S_START_SEAT) = range(17)
 N_SCAL = 17
 
-HosState = namedtuple("HosState", [
+STATE_FIELDS = (
     "scal",          # int64[N_SCAL] scalars above
     "deck",          # regular character deck, top = deck[scal[S_DECK_N] - 1]
     "rev",           # revolution deck (10 cards + REVOLUTION), top = rev[scal[S_REV_N] - 1]
@@ -130,18 +130,19 @@ HosState = namedtuple("HosState", [
     "stats",         # [MAX_PLAYERS, N_STATS] STAT_* counters
     "rev_position",  # [N_ROUNDS] position (1..11) of the revolution card in its deck
     "streams",       # uint64[N_RNG_SOURCES, 2] counter-based random streams
-])
+)
+HosState, HosStateArrays = define_array_record("HosState", STATE_FIELDS, globals())
 
 
-@kernel
 def new_state(data):
-    """Allocate a state sized from the kernel data ``data`` (sim.heads_of_state.data.HosData)."""
+    """Allocate a state sized from the kernel data ``data`` (sim.heads_of_state.data.HosData);
+    ``kernel.setup_game`` fills it for each game."""
     n_regions = data.region_country.shape[0]
     n_boxes = data.box_region.shape[0]
     n_btypes = data.btype_mask.shape[0]
     max_deck = data.deck_cards.shape[1] + 1
     i64 = np.int64
-    return HosState(
+    return HosState.from_arrays(HosStateArrays(
         np.zeros(N_SCAL, i64), np.zeros(max_deck, i64), np.zeros(max_deck, i64),
         np.full(data.display_size, -1, i64),
         np.full(data.display_size, -1, i64), np.zeros(N_CHAR_TYPES, i64),
@@ -159,7 +160,7 @@ def new_state(data):
         np.zeros(N_ROUNDS, i64), np.zeros(N_ROUNDS, i64), np.zeros((MAX_PLAYERS, 4), i64),
         np.zeros((MAX_PLAYERS, N_STATS), i64), np.zeros(N_ROUNDS, i64),
         np.zeros((N_RNG_SOURCES, 2), np.uint64),
-    )
+    ))
 
 
 @kernel

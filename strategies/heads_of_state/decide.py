@@ -22,7 +22,8 @@ from numba.extending import intrinsic, overload
 
 from sim.core.kernels import game_kernel
 from sim.core.random_streams import below
-from sim.heads_of_state.events import K_FORCED, K_SEARCH_FN, K_SEARCH_TAG, SearchCtx
+from sim.heads_of_state import events
+from sim.heads_of_state.events import K_FORCED, K_SEARCH_FN, K_SEARCH_TAG
 from sim.heads_of_state.state import RNG_BOT_0
 from strategies.heads_of_state.greedy import greedy_choose
 from strategies.heads_of_state.parameters import GREEDY, RANDOM, SEARCH
@@ -61,7 +62,7 @@ def _search_or_greedy(state, data, context, player, kind, n):
     """In a chunk with a search bot (``SearchCtx``), search (search.py). In a ``Ctx`` -- a chunk
     without search bots, or a rollout, where every seat is greedy -- the greedy: the code of every
     chunk without a search bot stays free of the search call."""
-    if getattr(context, "instance_class", None) is not SearchCtx:
+    if not isinstance(context, events.SearchCtxType):     # the compiled SearchCtx record (events.py)
         def greedy_impl(state, data, context, player, kind, n):
             return greedy_choose(state, data, context, player, kind, n)
         return greedy_impl

@@ -2,6 +2,7 @@
 Seats: red = 0, blue = 1, yellow = 2."""
 import numpy as np
 
+from sim.core.records import replace_fields
 from sim.heads_of_state.betrayal import betrayal_plays, list_betrayal_plays
 from sim.heads_of_state.nobles import list_payments, list_raises, raise_noble
 from sim.heads_of_state.round_end import round_end_influence_scoring
@@ -161,7 +162,7 @@ def test_example_9_courtesan(position):
 
 def test_example_10_assassination_then_refill(position):
     pos = position(3)
-    pos.data = pos.data._replace(target_cubes=0)                 # force the bag draw to succeed
+    pos.data = replace_fields(pos.data, target_cubes=0)          # force the bag draw to succeed
     pos.place(YELLOW, "FR_P1.upper", "duke")
     pos.state.cards[YELLOW, DUKE] = 1
     pos.state.cards_left[DUKE] -= 1
