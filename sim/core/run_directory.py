@@ -23,6 +23,9 @@ from sim.core.run_manifest import MANIFEST_NAME
 from sim.core.engine import ConfigError
 from sim.core.locking import LOCK_NAME
 
+# the empty file that proves a directory writable (runner.ensure_writable); a Ctrl-C between its
+# creation and its removal leaves it behind, and it is courtsim's, not a user's
+WRITE_TEST_PREFIX = ".courtsim-write-test-"
 WRITING = "writing"
 DONE = "done"
 CHUNK_FILE = re.compile(r"chunk-[0-9]{12}\.(parquet|json)")
@@ -40,11 +43,13 @@ def refuse_unsafe_out(out_dir: Path) -> None:
 
 
 def refuse_foreign_files(out_dir: Path, what: str = "a courtsim run") -> None:
-    """A directory without a courtsim run.yaml (or study.yaml) must be empty, its lock file
-    aside: courtsim writes nothing beside a user's files it could later mistake for its own."""
+    """A directory without a courtsim run.yaml (or study.yaml) must be empty, its lock file and
+    a left-over write test aside: courtsim writes nothing beside a user's files it could later
+    mistake for its own."""
     if not Path(out_dir).is_dir():
         return
-    names = sorted(path.name for path in Path(out_dir).iterdir() if path.name != LOCK_NAME)
+    names = sorted(path.name for path in Path(out_dir).iterdir()
+                   if path.name != LOCK_NAME and not path.name.startswith(WRITE_TEST_PREFIX))
     if names:
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
         raise ConfigError(f"{out_dir} holds files that are not {what} ({shown}); "

@@ -176,10 +176,13 @@ def exit_when_orphaned(parent_pid: int, interval: float = 0.5) -> None:
 
 
 def ensure_writable(out_dir: Path) -> None:
-    """Create ``out_dir`` and prove we can write into it, before any game is played."""
+    """Create ``out_dir`` and prove we can write into it, before any game is played (an
+    interrupted earlier test's file is removed: the directory's lock is held, the file is ours)."""
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=out_dir, prefix=".courtsim-write-test-"):
+        for left_over in out_dir.glob(f"{run_directory.WRITE_TEST_PREFIX}*"):
+            left_over.unlink(missing_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out_dir, prefix=run_directory.WRITE_TEST_PREFIX):
             pass
     except OSError as error:
         reason = error.strerror or type(error).__name__

@@ -288,6 +288,18 @@ def test_a_resumed_run_removes_the_temporaries_of_killed_writers(tmp_path, run):
     assert not (out_dir / PARTS_DIR).exists()
 
 
+def test_a_write_test_left_by_a_ctrl_c_is_removed_not_taken_for_a_users_file(tmp_path, run):
+    """A Ctrl-C between creating the empty file that proves --out writable and removing it leaves
+    the file behind in a directory without a run.yaml yet: the same command again plays the run."""
+    out_dir = tmp_path / "run"
+    out_dir.mkdir()
+    left_over = out_dir / f"{run_directory.WRITE_TEST_PREFIX}fbi84dgp"
+    left_over.write_bytes(b"")
+    run(out_dir)
+    run(tmp_path / "reference")
+    assert not left_over.exists() and same_tables(out_dir, tmp_path / "reference")
+
+
 def test_overwrite_never_deletes_outside_out_through_a_hand_made_run_yaml(tmp_path, run):
     victim = tmp_path / "victim.parquet"
     victim.write_text("precious")
