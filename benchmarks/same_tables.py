@@ -28,18 +28,15 @@ HEADS_OF_STATE_BOTS = {2: "greedy,random", 3: "greedy,assassin,random", 4: "gree
 def commands(out: Path, experiments: Path) -> list[list[str]]:
     """Every command ``play`` runs, each writing under ``out``."""
     listed = []
-    for players, bots in LOUIS_XIV_BOTS.items():
-        for rule in ("random_start_player=false", "random_start_player=true"):
-            name = f"lx_{players}p_{rule.split('=')[1]}"
-            listed.append(["simulate", "louis-xiv", "--players", str(players), "--games", "400", "--bots", bots,
-                           "--seed", "11", "--chunk-size", "150", "--rule", rule, "--out", str(out / name)])
+    for game, prefix, pools, games, seed, chunk_size in (("louis-xiv", "lx", LOUIS_XIV_BOTS, "400", "11", "150"),
+                                                         ("heads-of-state", "hos", HEADS_OF_STATE_BOTS, "300", "13", "120")):
+        for players, bots in pools.items():
+            for rule in ("random_start_player=false", "random_start_player=true"):
+                name = f"{prefix}_{players}p_{rule.split('=')[1]}"
+                listed.append(["simulate", game, "--players", str(players), "--games", games, "--bots", bots,
+                               "--seed", seed, "--chunk-size", chunk_size, "--rule", rule, "--out", str(out / name)])
     listed.append(["simulate", "louis-xiv", "--players", "2", "--games", "12", "--bots", "search,greedy",
                    "--seed", "5", "--out", str(out / "lx_search")])
-    for players, bots in HEADS_OF_STATE_BOTS.items():
-        for rule in ("random_start_player=false", "random_start_player=true"):
-            name = f"hos_{players}p_{rule.split('=')[1]}"
-            listed.append(["simulate", "heads-of-state", "--players", str(players), "--games", "300", "--bots", bots,
-                           "--seed", "13", "--chunk-size", "120", "--rule", rule, "--out", str(out / name)])
     listed.append(["simulate", "heads-of-state", "--players", "3", "--games", "8", "--bots", "search,greedy,random",
                    "--seed", "5", "--out", str(out / "hos_search")])
     listed.append(["simulate", "heads-of-state", "--players", "2", "--games", "300", "--variant",

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from reports.analysis.players import ordinal
 from reports.analysis.summary import RunSummary
+from sim.core.yaml_files import read_yaml_mapping
 
 stdout = Console(highlight=False, width=None if sys.stdout.isatty() else 160)  # piped: no 80-column wrap
 TERMINAL_DIFFERENCES = 20   # real differences the terminal lists (the report has them all)
@@ -304,10 +305,6 @@ def yaml_text(value) -> str:
 
 # ----------------------------------------------------------------------------- studies
 
-def read_record(path: Path) -> dict:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
-
-
 def print_comparison(directory: Path) -> None:
     """The real differences (and how many did not move), as the report's headlines."""
     import polars as pl
@@ -337,7 +334,7 @@ def print_sweep(directory: Path) -> None:
 
     from reports.analysis.targets import target_status
 
-    record = read_record(directory / "sweep.yaml")
+    record = read_yaml_mapping(directory / "sweep.yaml", "sweep")
     statuses = target_status(pl.read_parquet(directory / "sweep.parquet").to_pandas(), record.get("targets") or [])
     if len(statuses):
         listing = Table("target", "meets", "may meet", "misses")
@@ -350,7 +347,7 @@ def print_sweep(directory: Path) -> None:
 
 def print_tuning(directory: Path) -> None:
     """The recommended candidates with their fresh misses, and where the report is."""
-    record = read_record(directory / "tuning.yaml")
+    record = read_yaml_mapping(directory / "tuning.yaml", "tuning")
     listing = Table("candidate", "values", "change", "fresh miss", "targets")
     for entry in record["recommended"]:
         listing.add_row(entry["name"], ", ".join(f"{name} {value:g}" if isinstance(value, float) else f"{name} {value}"
@@ -363,13 +360,13 @@ def print_tuning(directory: Path) -> None:
 
 def print_sensitivity(directory: Path) -> None:
     """Every conclusion's verdict in a sentence, and where the report is."""
-    for verdict in read_record(directory / "sensitivity.yaml")["conclusions"]:
+    for verdict in read_yaml_mapping(directory / "sensitivity.yaml", "sensitivity")["conclusions"]:
         stdout.print(f"- {verdict['sentence']}")
     stdout.print(f"report: {directory / 'report.html'}")
 
 
 def print_tuned_bot(written: Path) -> None:
-    stdout.print(f"tuned bot: {written}\n{read_record(written)['description']}")
+    stdout.print(f"tuned bot: {written}\n{read_yaml_mapping(written, 'bot')['description']}")
 
 
 def print_report_written(written: Path) -> None:
