@@ -3,6 +3,7 @@ reports/terminal.py. A user's mistake is one ``error:`` line and exit code 2, a 
 was played (reports/command_errors.py); anything else is a bug and keeps its traceback.
 """
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -219,7 +220,7 @@ def bench(
     The warm-up call excludes numba compilation / cache loading from the timing; one untimed
     chunk of the run's size then brings the process to the state a long run is in. With
     --each-bot, every bot of `courtsim bots list` (search bots too) is timed in every seat alike.
-    With --scaling, a whole run (chunks, Parquet, merge) is timed with --jobs 1 and --jobs -1 in
+    With --scaling, a whole run (chunks, Parquet parts, run.yaml) is timed with --jobs 1 and --jobs -1 in
     interleaved pairs; --json gives the ratio as `scaling_ratio`.
 
     Example: courtsim bench louis-xiv --players 4 --json
@@ -246,12 +247,13 @@ def compile_kernels(
     games: Annotated[Optional[list[str]], typer.Argument(
         help="Games to compile (default: every game).", show_default=False)] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (-1: one per core).")] = -1,
+    as_json: Annotated[bool, typer.Option("--json", help="Last stdout line: one JSON object of seconds.")] = False,
 ):
     """Compile every game's kernels now (numba caches them on disk), games in parallel.
 
     Optional: the first run of a game compiles what it needs anyway.
 
-    Example: courtsim compile
+    Example: courtsim compile --json
     """
     from sim.core.warm_up import warm_up
 
@@ -259,8 +261,9 @@ def compile_kernels(
     names = games or registry.known_games()
     for name in names:
         registry.get_engine(name)  # an unknown game: one clear line before any work
-    for name, seconds in warm_up(names, jobs):
-        stdout.print(f"{name}: kernels ready in {seconds:.1f} s")
+    started = time.perf_counter()
+    timings = warm_up(names, jobs)
+    terminal.print_compile(timings, time.perf_counter() - started, as_json)
 
 
 @app.command("games")

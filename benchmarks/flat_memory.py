@@ -7,7 +7,8 @@ Not a test (it takes minutes and its figures depend on the machine): run it by h
 It plays ``courtsim simulate louis-xiv --players 4 --games N --jobs -1`` and then
 ``courtsim report`` on the run, sampling every process of the tree (courtsim and its joblib
 workers) from /proc a few times a second, and prints each step's time and the peak of the tree's
-summed proportional memory (PSS: shared pages counted once). The README gives the figures of this machine.
+summed proportional memory (PSS: shared pages counted once), and the run's play and wall seconds
+from its run.yaml. The README gives the figures of this machine.
 """
 from __future__ import annotations
 
@@ -88,8 +89,17 @@ def main() -> None:
     ]
     for step in steps:
         print(f"{step['seconds']:>8.1f} s  peak {step['peak_memory_mb']:>8.1f} MB  {step['command'][-120:]}")
+    timings = run_timings(arguments.out)
+    print(f"simulate: {timings.get('play_seconds')} s of play, {timings.get('wall_seconds')} s in all "
+          f"(run.yaml timings)")
     print(json.dumps({"games": arguments.games, "players": arguments.players, "steps": steps,
-                      "peak_memory_mb": max(step["peak_memory_mb"] for step in steps)}))
+                      "peak_memory_mb": max(step["peak_memory_mb"] for step in steps), "run_timings": timings}))
+
+
+def run_timings(out: Path) -> dict:
+    """The run's own timings (play and wall seconds) from its run.yaml."""
+    import yaml
+    return (yaml.safe_load((out / "run.yaml").read_text(encoding="utf-8")) or {}).get("timings") or {}
 
 
 if __name__ == "__main__":

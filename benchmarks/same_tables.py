@@ -75,10 +75,16 @@ def play(out: Path) -> None:
             sys.exit(f"failed ({finished.returncode}): {finished.stderr.strip()[-2000:]}")
 
 
+def tables_under(root: Path) -> set[Path]:
+    """Every table under ``root`` (relative): a run's table is a directory ``<table>.parquet`` of
+    parts (one file in builds before datasets), a study's a file; parts are not tables."""
+    return {path.relative_to(root) for path in root.rglob("*.parquet")
+            if "parts" not in path.relative_to(root).parts and not path.parent.name.endswith(".parquet")}
+
+
 def differences(old: Path, new: Path) -> list[str]:
     found = []
-    old_files = {path.relative_to(old) for path in old.rglob("*.parquet") if "parts" not in path.parts}
-    new_files = {path.relative_to(new) for path in new.rglob("*.parquet") if "parts" not in path.parts}
+    old_files, new_files = tables_under(old), tables_under(new)
     found += [f"only in {old}: {path}" for path in sorted(old_files - new_files)]
     for path in sorted(old_files & new_files):
         found += table_differences(path, pl.read_parquet(old / path), pl.read_parquet(new / path))
@@ -122,9 +128,8 @@ def check(old: Path, new: Path) -> None:
     """Every table of OLD is in NEW with the same columns, types and values (a table only NEW
     writes, such as a study's new run directories, is listed, not a difference)."""
     found = differences(old, new)
-    tables = [path.relative_to(old) for path in old.rglob("*.parquet") if "parts" not in path.parts]
-    added = sorted({path.relative_to(new) for path in new.rglob("*.parquet") if "parts" not in path.parts}
-                   - set(tables))
+    tables = sorted(tables_under(old))
+    added = sorted(tables_under(new) - set(tables))
     if found:
         print("\n".join(found))
         sys.exit(1)

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from reports.analysis.players import ordinal
 from reports.analysis.summary import RunSummary
+from sim.core import results
 from sim.core.yaml_files import read_yaml_mapping
 
 stdout = Console(highlight=False, width=None if sys.stdout.isatty() else 160)  # piped: no 80-column wrap
@@ -170,11 +171,14 @@ def print_run_summary(result) -> None:
         summary.add_row("played", f"{result.games_played:,}"
                         + (f" ({result.chunks_reused} chunks reused)" if result.chunks_reused else ""))
         summary.add_row("seconds", f"{result.wall_seconds:,.1f}")
-        summary.add_row("games/s", f"{result.games_per_second:,.0f}")
+        if result.compile_seconds:
+            summary.add_row("compiling", f"{result.compile_seconds:,.1f} s of those (first use on this machine)")
+        summary.add_row("games/s", f"{result.games_per_second:,.0f}"
+                        + (" (without the compiling)" if result.compile_seconds else ""))
     summary.add_row("output", str(result.out_dir))
     summary.add_row("run.yaml", "configuration, status, timings")
     for table, path in result.files.items():
-        size = path.stat().st_size / 1e6 if path.exists() else 0.0
+        size = results.table_bytes(path) / 1e6    # the sum of its parts
         summary.add_row(path.name, f"{result.rows.get(table, 0):,} rows, {size:,.1f} MB")
     stdout.print(summary)
 
@@ -186,6 +190,17 @@ def print_experiment_plan(experiment, cells, out_dir: Path) -> None:
 
 
 # ----------------------------------------------------------------------------- bench
+
+def print_compile(timings: list[tuple[str, float]], wall_seconds: float, as_json: bool) -> None:
+    """``courtsim compile``: each game's seconds (the games compile side by side) and the wall time."""
+    if as_json:
+        print(json.dumps({"games": {game: round(seconds, 1) for game, seconds in timings},
+                          "wall_seconds": round(wall_seconds, 1)}))
+        return
+    for game, seconds in timings:
+        stdout.print(f"{game}: kernels ready in {seconds:.1f} s")
+    stdout.print(f"all kernels ready in {wall_seconds:.1f} s")
+
 
 def print_bench(report: dict, as_json: bool) -> None:
     """One timing of ``courtsim bench``."""
@@ -213,7 +228,7 @@ def print_scaling(report: dict, as_json: bool) -> None:
     stdout.print(f"{report['game']}, {report['players']} players, {report['games']:,} games per run, playing: "
                  f"1 core {report['games_per_second_one_core']:,.0f} games/s, "
                  f"{report['cores']} cores {report['games_per_second_every_core']:,.0f} games/s: "
-                 f"[bold]scaling ratio {report['scaling_ratio']:.2f}[/bold]; the whole run with its merge: "
+                 f"[bold]scaling ratio {report['scaling_ratio']:.2f}[/bold]; the whole run (to run.yaml complete): "
                  f"{report['whole_run_games_per_second_one_core']:,.0f} and "
                  f"{report['whole_run_games_per_second_every_core']:,.0f} games/s, "
                  f"ratio {report['whole_run_scaling_ratio']:.2f}; "

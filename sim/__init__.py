@@ -48,7 +48,8 @@ _USER_CACHE_DIR = None if os.environ.get(_MANAGED_MARKER) else os.environ.get("N
 
 # sim/core modules that hold kernels (the runner, experiments, ... are plain Python)
 CORE_KERNEL_SOURCES = (
-    "sim/core/kernels.py", "sim/core/random_streams.py", "sim/core/records.py", "sim/core/determinization.py")
+    "sim/core/kernels.py", "sim/core/random_streams.py", "sim/core/records.py", "sim/core/determinization.py",
+    "sim/core/compiled_calls.py")
 
 
 # game package -> hash of its kernel sources, as computed when the package was imported

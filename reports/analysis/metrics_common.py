@@ -18,7 +18,7 @@ import polars as pl
 from scipy import stats as scipy_stats
 
 from reports.analysis import stats
-from reports.analysis.rundir import GAME_RANGE, collect, index_range
+from reports.analysis.rundir import GAME_RANGE, collect, games_slice, index_range
 
 ALPHA = 0.05
 # Games per slice: every metric that reads the per-seat or per-game frames (or another per-game
@@ -252,7 +252,8 @@ def sum_batches(lf: pl.LazyFrame, aggregate, keys: list[str], batch_games: int |
         parts = []
         for start in range(bounds[0], bounds[1] + 1, batch_games):
             in_batch = pl.col("game_index").is_between(start, start + batch_games - 1)
-            parts.append(collect(aggregate(lf.filter(in_batch), in_batch)).to_pandas())
+            with games_slice(start, start + batch_games - 1):
+                parts.append(collect(aggregate(lf.filter(in_batch), in_batch)).to_pandas())
     frame = pd.concat(parts, ignore_index=True)
     if not keys:
         return pd.DataFrame([frame.sum(numeric_only=True)])

@@ -21,6 +21,7 @@ hold the whole run.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -29,8 +30,10 @@ import polars as pl
 import pyarrow
 import pyarrow.parquet
 import polars.selectors as cs
+from polars.io.plugins import register_io_source
 
 from sim import registry
+from sim.core import results
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError
 
@@ -42,7 +45,8 @@ GAME_RANGE = "courtsim_game_range"
 
 @dataclass
 class Run:
-    """A complete run directory: its manifest and one lazy scan per table."""
+    """A complete run directory: its manifest and one lazy scan per table (each table a
+    directory of Parquet parts, or an earlier build's one file: polars scans both)."""
     path: Path
     manifest: dict
     tables: dict[str, Path] = field(default_factory=dict)
@@ -58,7 +62,7 @@ class Run:
         """The table, tagged with the run's game range (every table holds games of that range).
         Labelled columns (dictionaries in Parquet, sim.core.table_schema) come as plain strings, so
         pandas group-bys downstream see labels, not categories."""
-        lf = pl.scan_parquet(self.tables[table]).with_columns(cs.categorical().cast(pl.String))
+        lf = scan_table(self.tables[table]).with_columns(cs.categorical().cast(pl.String))
         setattr(lf, GAME_RANGE, self.game_range)
         return lf
 
@@ -68,11 +72,63 @@ class Run:
     @cached_property
     def game_range(self) -> tuple[int, int] | None:
         """First and last game_index of the games table (None when it is empty)."""
-        return index_range(pl.scan_parquet(self.tables["games"]))
+        return index_range(scan_table(self.tables["games"]))
 
     def bot_names_by_seat(self) -> list[str]:
         bots = self.manifest.get("config", {}).get("bots") or []
         return [str(b.get("name", f"bot{i}")) for i, b in enumerate(bots)]
+
+
+# The games of the slice a metric is working on (reports.analysis.metrics_common.sum_batches), or
+# None: a table scanned by scan_table then reads only the parts that hold those games.
+_GAMES_SLICE: tuple[int, int] | None = None
+
+
+@contextmanager
+def games_slice(first: int, last: int):
+    """Within: every run table read through :func:`scan_table` opens only the parts holding games
+    ``first .. last`` (the slice's own filter still picks the rows). A query on a table of
+    many parts otherwise reads every part's footer, once per slice: a 10^7-game run's report
+    would read 500 footers for each of its 100 slices of each metric."""
+    global _GAMES_SLICE
+    previous, _GAMES_SLICE = _GAMES_SLICE, (first, last)
+    try:
+        yield
+    finally:
+        _GAMES_SLICE = previous
+
+
+def scan_table(path: Path) -> pl.LazyFrame:
+    """One run table, lazily: a directory of parts (sim.core.results; inside :func:`games_slice`
+    only the parts of that slice are read), or an earlier build's one file."""
+    parts = results.table_files(path)
+    if Path(path).is_file() or len(parts) <= 1:
+        return pl.scan_parquet(path)
+    firsts = [results.first_game_of_part(part) for part in parts]
+
+    def read_parts(with_columns, predicate, n_rows, batch_size):
+        chosen = parts
+        if _GAMES_SLICE is not None:
+            first, last = _GAMES_SLICE
+            # part k holds games firsts[k] .. firsts[k + 1] - 1 (parts are whole chunks, in game order)
+            chosen = [part for k, part in enumerate(parts)
+                      if firsts[k] <= last and (k + 1 == len(parts) or firsts[k + 1] > first)]
+        for part in chosen:
+            lf = pl.scan_parquet(part)
+            if with_columns is not None:
+                lf = lf.select(with_columns)
+            if predicate is not None:
+                lf = lf.filter(predicate)
+            frame = lf.collect()
+            if n_rows is not None:
+                frame = frame.head(n_rows)
+                n_rows -= frame.height
+            yield frame
+            if n_rows is not None and n_rows <= 0:
+                return
+
+    return register_io_source(read_parts, schema=pl.scan_parquet(parts[0]).collect_schema(),
+                              explain_name="courtsim run table", explain_detail=str(path))
 
 
 def check_run_directory_path(run_dir: Path) -> None:
@@ -84,15 +140,29 @@ def check_run_directory_path(run_dir: Path) -> None:
 
 
 def check_table_file(path: Path) -> None:
-    """ConfigError (one line) unless ``path`` is a whole Parquet file: a run cut short while its
-    tables were merged, or a file truncated since, lacks the footer that Parquet reads first."""
-    try:
-        pyarrow.parquet.read_metadata(path)
-    except pyarrow.ArrowException:
-        raise ConfigError(f"{path}: not a complete Parquet file; "
-                          "run the same simulate/run command again to repair it") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read the table ({error.strerror or error})") from None
+    """ConfigError (one line) unless ``path`` is a whole table: a directory of whole Parquet
+    parts and nothing else (sim.core.results), or an earlier build's one merged file. A part
+    or file truncated since it was written lacks the footer that Parquet reads first; a file
+    that is no part (a user's, in the table's directory) would make every reader refuse it."""
+    if path.is_dir():
+        parts = results.table_files(path)
+        if not parts:
+            raise ConfigError(f"{path}: the table holds no parts; run the same simulate/run command again to repair it")
+        others = [part.name for part in parts if not part.is_file() or not part.name.endswith(".parquet")
+                  or part.name.startswith((".", "_"))]
+        if others:
+            raise ConfigError(f"{path} holds files that are not parts of the table ({', '.join(others[:3])}): "
+                              "move them away")
+    else:
+        parts = [path]
+    for part in parts:
+        try:
+            pyarrow.parquet.read_metadata(part)
+        except pyarrow.ArrowException:
+            raise ConfigError(f"{part}: not a complete Parquet file; "
+                              "run the same simulate/run command again to repair it") from None
+        except OSError as error:
+            raise ConfigError(f"{part}: cannot read the table ({error.strerror or error})") from None
 
 
 def read_run_manifest(run_dir: Path) -> dict:
@@ -125,8 +195,8 @@ def load_run(run_dir: Path) -> Run:
     names = manifest["config"].get("tables") or []
     tables = {}
     for name in names:
-        path = run_dir / f"{name}.parquet"
-        if not path.is_file():
+        path = results.table_path(run_dir, name)
+        if not path.exists():
             raise ConfigError(f"run in {run_dir} is incomplete: table {path.name} is missing")
         check_table_file(path)
         tables[name] = path

@@ -71,7 +71,7 @@ def is_courtsim_report(path: Path) -> bool:
 
 def run_file_of(target: Path, run: Run) -> tuple[str, Path] | None:
     """What file of a run directory ``target`` (resolved) is, if any, and that directory: its
-    manifest, a table its manifest lists, or a part; for the reported run and any run directory
+    manifest, a table its manifest lists, a part, or a file in a table's directory; for the reported run and any run directory
     around ``target`` (run.yaml beside it, or a parts/ folder it is in)."""
     own = run.path.resolve()
     directories = [own, *(folder for folder in list(target.parents)[:3] if (folder / MANIFEST).exists())]
@@ -83,6 +83,10 @@ def run_file_of(target: Path, run: Run) -> tuple[str, Path] | None:
                 return f"{target.name}, a file of the run in {shown}", shown
         if target.is_relative_to(directory / results.PARTS_DIR):
             return f"{target.relative_to(directory)}, a part of the run in {shown}", shown
+        for table in listed_tables(directory, run):     # a table's directory holds its parts and nothing else
+            if target.parent.is_relative_to(results.table_path(directory, table)):
+                return (f"{table}.parquet, a table of the run in {shown} (its directory holds the table's "
+                        "parts and nothing else)", shown)
     return None
 
 

@@ -3,8 +3,8 @@
 The runner (sim.core.runner) plays chunks in joblib workers on this machine; with a cluster it
 submits the same chunks to a Dask scheduler instead. A worker plays a chunk and sends its
 tables back (Arrow tables, never kernels or files), and this process writes each chunk's parts
-and manifest entry as the tables arrive, so the run directory, resume and the merge are
-exactly those of a local run, and so are the results (every game depends only on the seed and
+(into the table directories) and manifest entry as the tables arrive, so the run directory
+and resume are exactly those of a local run, and so are the results (every game depends only on the seed and
 its index). Workers need only the installed package: each one loads (or compiles) a game's
 kernels once, in a warm-up through ``client.run`` before the first chunk, never per chunk.
 

@@ -79,6 +79,10 @@ class GameEngine(Protocol):
     def resolve_bot(self, name: str) -> BotSeat:
         """A built-in bot by name ("random", "greedy"); raise ConfigError for an unknown one."""
 
+    def kernels_cached(self, bots: list[BotSeat]) -> bool:
+        """Whether the compiled kernels a chunk of these bots runs are in numba's disk cache (else
+        the first chunk compiles them, which the runner announces and times apart)."""
+
     def play_chunk(self, setup: GameSetup, n_players: int, bots: list[BotSeat], seed: int,
                    first_game: int, n_games: int) -> dict[str, dict[str, np.ndarray]]:
         """Play games first_game .. first_game+n_games-1; return {table: {column: array}}.

@@ -26,6 +26,8 @@ an option a decorator leaves unset is inherited from the caller numba is compili
 
 Under ``NUMBA_DISABLE_JIT=1`` all are plain Python functions.
 """
+import os
+
 from numba import njit
 
 kernel = njit(cache=True)
@@ -78,3 +80,20 @@ def max_of(values, count):
         if values[index] > best:
             best = values[index]
     return best
+
+
+def cached_on_disk(*dispatchers) -> bool:
+    """Whether numba's on-disk cache holds a compiled version of every one of ``dispatchers``
+    for their current source (a run then loads them at once instead of compiling; the runner
+    says so before it compiles). Always true for plain functions (NUMBA_DISABLE_JIT=1)."""
+    for dispatcher in dispatchers:
+        cache = getattr(dispatcher, "_cache", None)
+        if cache is None:
+            continue
+        try:
+            index_path = cache._cache_file._index_path
+            if not os.path.exists(index_path) or not cache._cache_file._load_index():
+                return False
+        except (AttributeError, OSError, EOFError, ValueError):
+            return False    # numba's cache layout changed or is unreadable: compile, as numba will
+    return True

@@ -1,7 +1,7 @@
 """One writer per directory: every command that writes a run or study directory holds its lock.
 
 Two commands writing one ``--out`` at once would interleave their parts, plans and tables (two
-runs of other seeds both "finish" into one directory; two equal runs race at the merge). So a
+runs of other seeds both "finish" into one directory; two equal runs race to mark it complete). So a
 writer takes an exclusive ``flock`` on ``DIR/.courtsim.lock`` before it reads or writes anything
 there, and keeps it until it is done; a second writer is refused at once with one line naming
 the holder's pid. The kernel releases a ``flock`` when its process dies, however it dies, so

@@ -1,16 +1,25 @@
-"""Parquet storage of simulation results: chunk parts, atomic writes, streaming merge.
+"""Parquet storage of simulation results: one Parquet dataset per table, atomic writes.
 
 A run directory looks like::
 
     <out>/run.yaml                        configuration, status, timings (sim.core.run_manifest)
-    <out>/<table>.parquet                 one file per table, rows in game order (when complete)
-    <out>/parts/<table>/chunk-<first_game:012d>.parquet   while the run is in progress
-    <out>/parts/chunks/chunk-<first_game:012d>.json      the chunk's manifest entry
+    <out>/<table>.parquet/                one Parquet dataset (a directory) per table:
+        chunk-<first_game:012d>.parquet   one part per chunk; lexical order is game order
+    <out>/parts/chunks/chunk-<first_game:012d>.json   each chunk's manifest entry (kept: the
+                                          parts' rows, bytes and SHA-256, what a run is verified by)
+    <out>/parts/<table>/.chunk-<first_game:012d>.parquet.<pid>.tmp   a part being written
 
-Parts are written by the joblib workers themselves, so the parent process never holds more
-than one chunk's worth of rows; the final merge streams them one part at a time. Every file
-courtsim writes has an exact name that courtsim can compute: these are the only files it ever
-deletes.
+polars (``read_parquet``/``scan_parquet``), pyarrow (``pq.read_table``) and pandas read the
+directory as one table, its files in lexical (= game) order; there is no merge. Parts are
+written by the joblib workers themselves (by this process for chunks played on a Dask cluster),
+each to a temporary under ``parts/<table>/`` and renamed into its table's directory, so a table
+directory only ever holds whole parts (polars refuses a directory holding any other file) and
+the parent process never holds more than one chunk's worth of rows. Every file courtsim writes
+has an exact name that courtsim can compute: these are the only files it ever deletes.
+
+Runs of earlier builds merged each table into one file ``<out>/<table>.parquet`` and kept the
+parts of an unfinished run under ``parts/<table>/`` (:func:`legacy_part_path`): such a file is
+still read as the table, and such parts are adopted by a resumed run (sim.core.run_directory).
 """
 from __future__ import annotations
 
@@ -35,14 +44,50 @@ TEMPORARY = re.compile(r"\.(?P<name>.+)\.[0-9]+\.tmp")
 
 
 def part_path(out_dir: Path, table: str, first_game: int) -> Path:
-    """Where one chunk's rows of one table live until the final merge. The zero-padded first
-    game makes lexical order equal game order."""
-    return Path(out_dir) / PARTS_DIR / table / f"chunk-{first_game:012d}.parquet"
+    """One chunk's rows of one table: a file of the table's dataset directory. The zero-padded
+    first game makes lexical order equal game order."""
+    return table_path(out_dir, table) / part_name(first_game)
+
+
+def part_name(first_game: int) -> str:
+    return f"chunk-{first_game:012d}.parquet"
+
+
+def legacy_part_path(out_dir: Path, table: str, first_game: int) -> Path:
+    """Where an earlier build kept a part until its merge (an interrupted run of it has them)."""
+    return Path(out_dir) / PARTS_DIR / table / part_name(first_game)
+
+
+def part_temporary(out_dir: Path, table: str, first_game: int) -> Path:
+    """The temporary a part is written to before it is renamed into its table's directory:
+    outside that directory (polars refuses a dataset holding any other file), on the same file
+    system, under ``parts/<table>/`` with :func:`temporary_name`'s exact-name scheme."""
+    return temporary_name(legacy_part_path(out_dir, table, first_game))
 
 
 def table_path(out_dir: Path, table: str) -> Path:
-    """The merged, final file of one table."""
+    """One table of a run: the directory of its parts (a Parquet dataset). A run written by an
+    earlier build has one merged file here instead; both read alike."""
     return Path(out_dir) / f"{table}.parquet"
+
+
+def table_files(path: Path) -> list[Path]:
+    """The Parquet files of a table (``table_path``): its parts in game order, or the one file
+    of an earlier build's run; [] when there is none."""
+    path = Path(path)
+    if path.is_dir():
+        return sorted(child for child in path.iterdir())
+    return [path] if path.is_file() else []
+
+
+def first_game_of_part(part: Path) -> int:
+    """The first game of the chunk a part holds, from its name (``part_path``)."""
+    return int(Path(part).name.removeprefix("chunk-").removesuffix(".parquet"))
+
+
+def table_bytes(path: Path) -> int:
+    """The size of a table on disk: the sum of its parts (or its one file)."""
+    return sum(part.stat().st_size for part in table_files(path))
 
 
 def entry_path(out_dir: Path, first_game: int) -> Path:
@@ -103,73 +148,29 @@ def columns_to_arrow(table: str, columns: dict[str, np.ndarray], first_game: int
     return table_schema.arrow_table(getattr(columns, "schema", None), arrays, table)
 
 
-def write_parquet_atomically(arrow_table: pa.Table, path: Path) -> dict:
-    """Write to a temporary name, then rename: a reader (or a resumed run) sees either no file
-    or a complete one, never half of one. Returns the file's ``{"bytes", "sha256"}``, taken
-    from the bytes written (no second read)."""
+def write_parquet_atomically(arrow_table: pa.Table, path: Path, temporary: Path | None = None) -> dict:
+    """Write to a temporary name (``temporary``, by default :func:`temporary_name` beside
+    ``path``), then rename: a reader (or a resumed run) sees either no file or a complete one,
+    never half of one. Returns the file's ``{"bytes", "sha256"}``, taken from the bytes written
+    (no second read)."""
     sink = pa.BufferOutputStream()
     pq.write_table(arrow_table, sink, compression=COMPRESSION)
     data = sink.getvalue()
-    write_bytes_atomically(memoryview(data), path)
+    write_bytes_atomically(memoryview(data), path, temporary)
     return {"bytes": data.size, "sha256": hashlib.sha256(data).hexdigest()}
 
 
-def write_bytes_atomically(data, path: Path) -> None:
+def write_bytes_atomically(data, path: Path, temporary: Path | None = None) -> None:
+    """``data`` to ``path`` through ``temporary`` (same file system; default: beside ``path``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = temporary_name(path)
+    temporary = temporary_name(path) if temporary is None else temporary
+    temporary.parent.mkdir(parents=True, exist_ok=True)
     try:
         with open(temporary, "wb") as stream:
             stream.write(data)
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-
-
-MERGED_ROW_GROUP_ROWS = 65_536   # small parts (tiny chunks) are gathered into row groups of about this many rows
-
-
-def merge_parts(parts: list[Path], destination: Path) -> int:
-    """Concatenate ``parts`` (already in game order) into ``destination``; return the number of
-    rows. A part of at least MERGED_ROW_GROUP_ROWS rows is one row group and only it is in memory;
-    smaller parts (a study's many small cells) are gathered into row groups of about that size, so
-    neither the merge nor later reads pay for thousands of tiny row groups. Later parts are cast to
-    the first part's schema so a kernel returning e.g. int32 in one chunk and int64 in another
-    still gives one clean file."""
-    temporary = temporary_name(destination)
-    rows = 0
-    writer = None
-    gathered: list[pa.Table] = []
-    gathered_rows = 0
-
-    def write_gathered() -> None:
-        nonlocal gathered_rows
-        writer.write_table(gathered[0] if len(gathered) == 1 else pa.concat_tables(gathered))
-        gathered.clear()
-        gathered_rows = 0
-
-    try:
-        for part in parts:
-            arrow_table = pq.read_table(part)
-            if writer is None:
-                writer = pq.ParquetWriter(temporary, arrow_table.schema, compression=COMPRESSION)
-            elif arrow_table.schema != writer.schema:
-                arrow_table = arrow_table.cast(writer.schema)
-            gathered.append(arrow_table)
-            gathered_rows += arrow_table.num_rows
-            rows += arrow_table.num_rows
-            if gathered_rows >= MERGED_ROW_GROUP_ROWS:
-                write_gathered()
-        if writer is not None:
-            if gathered:
-                write_gathered()
-            writer.close()
-            writer = None
-            os.replace(temporary, destination)
-    finally:
-        if writer is not None:
-            writer.close()
-        temporary.unlink(missing_ok=True)
-    return rows
 
 
 def remove_stale_temporaries(paths: list[Path]) -> None:
@@ -186,5 +187,6 @@ def remove_stale_temporaries(paths: list[Path]) -> None:
 
 
 def read_table(out_dir: Path, table: str) -> pa.Table:
-    """Load one finished table of a run directory (for reports and tests)."""
+    """Load one finished table of a run directory (for reports and tests): its parts in game
+    order as one table (or an earlier build's one file)."""
     return pq.read_table(table_path(out_dir, table))

@@ -15,9 +15,17 @@ refusal names the first key that differs. Layout::
       setup: {game_data: {...}, rules: {...}},
       kernel_sources, courtsim_version
     provenance: {game_file: ...}   # where the data came from: not part of the identity
-    files: {<table>.parquet: {rows, bytes, sha256}}   # once complete
-    rows: {table: n_rows}                             # once complete
-    timings: {started_at, finished_at, wall_seconds, games_per_second, ...}
+    files:                         # once complete: each table, a Parquet dataset (directory of parts)
+      <table>.parquet: {rows, parts, bytes, parts_sha256}
+    rows: {table: n_rows}          # once complete
+    timings: {started_at, finished_at, wall_seconds, play_seconds, finish_seconds, games_per_second, ...}
+
+``files`` stays small whatever the run's size: each part's rows, bytes and SHA-256 are in its
+chunk's entry (``parts/chunks/chunk-<first game>.json``, kept with the run), and
+``parts_sha256`` is the SHA-256 of those parts' SHA-256 in game order, one hex digest a line
+(sim.core.run_directory.table_records): the entries must add up to this record for a complete
+run to be taken as complete. A run of an earlier build recorded ``<table>.parquet: {rows, bytes,
+sha256}`` of one merged file; such runs are still read and verified.
 
 A run.yaml is courtsim's only if it parses, carries the format marker and its ``run_hash`` is
 the hash of its ``config``: a hand-made or edited one is never resumed, and nothing it lists is

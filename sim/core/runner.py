@@ -4,15 +4,19 @@ A run is a list of :class:`Cell` *cells* (a player count and the bots in seat or
 block of game indices); ``run_simulation`` is the one-cell case and an experiment
 (``sim.core.experiments``) has one cell per seating of every match-up. The runner slices each
 cell's games into chunks, and each joblib worker plays one
-chunk with ``engine.play_chunk`` and writes that chunk's tables straight to
-``<out>/parts/<table>/chunk-<first_game>.parquet``; only small metadata travels back, so the
-parent's memory stays flat however many games run. Finished parts survive a crash or Ctrl-C,
-and running the same configuration again into the same directory reuses them once their
-manifest entries verify them (sim.core.run_directory); a worker that dies has its chunk played
-again. A run is identified by the hash of everything it resolved (sim.core.run_manifest). At the end the
-parts are merged, in game order, into ``<out>/<table>.parquet`` and ``run.yaml`` is marked
-complete. The output is identical whatever ``jobs`` and ``chunk_size`` are, because the engine
-makes every game depend only on (seed, game index) and the runner fixes the row order.
+chunk with ``engine.play_chunk`` and writes that chunk's tables straight into the run's
+tables: each table is a Parquet dataset, the directory ``<out>/<table>.parquet/`` of one part
+per chunk, ``chunk-<first_game:012d>.parquet`` (sim.core.results), renamed in whole from a
+temporary; only small metadata travels back, so the parent's memory stays flat however many
+games run. Finished parts survive a crash or Ctrl-C, and running the same configuration again
+into the same directory reuses them once their manifest entries verify them
+(sim.core.run_directory); a worker that dies has its chunk played again. A run is identified by
+the hash of everything it resolved (sim.core.run_manifest). There is no merge: once the last
+chunk is written, ``run.yaml`` is marked complete with each table's rows, parts and bytes, and
+the tables are read as they are (polars, pyarrow and pandas read a directory of parts as one
+table, in file name = game order). The output is identical whatever ``jobs`` and
+``chunk_size`` are, because the engine makes every game depend only on (seed, game index) and
+the runner fixes the row order (within a part, and by the parts' names).
 Inside ``sim.core.cluster.using_cluster`` the same chunks play on a Dask cluster instead, their
 tables sent back and written here (:func:`play_chunks_on_cluster`).
 """
@@ -24,7 +28,6 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -33,14 +36,14 @@ import numpy as np
 from joblib import Parallel, delayed
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-from sim.core import cluster, locking, results, run_directory
+from sim.core import cluster, locking, results, run_directory, warm_up
 from sim.core import run_manifest as manifests
 from sim.core.arguments import check_game_count, check_jobs
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
 from sim.core.progress import games_progress
 
 DEFAULT_CHUNK_SIZE = 20_000
-MAX_CHUNKS = 2**17              # files per table in parts/ while a run is in progress
+MAX_CHUNKS = 2**17              # parts per table (files in its directory)
 MAX_WORKER_DEATHS = 3           # worker processes that may die in one session before it gives up
 PARENT_GONE_EXIT = 70           # a worker's exit status when its parent process has gone
 DISK_FULL = {errno.ENOSPC, errno.EDQUOT}
@@ -79,7 +82,7 @@ class ChunkDone:
 @dataclass
 class RunResult:
     out_dir: Path
-    files: dict[str, Path]          # table -> merged Parquet file
+    files: dict[str, Path]          # table -> its Parquet dataset (directory of parts; a file in earlier runs)
     rows: dict[str, int]            # table -> number of rows
     n_games: int
     games_played: int               # in this session (the rest were reused or already done)
@@ -88,7 +91,12 @@ class RunResult:
     wall_seconds: float
     games_per_second: float         # games played in this session / wall seconds
     already_complete: bool = False  # the directory already held this finished run
+    compile_seconds: float = 0.0    # compiling the kernels on first use (in wall_seconds, not in games/s)
     manifest: dict = field(default_factory=dict)
+
+
+def log_to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def plan_chunks(n_games: int, chunk_size: int) -> list[Chunk]:
@@ -135,7 +143,8 @@ def write_chunk_parts(out_dir: Path, run_hash: str, chunk: Chunk, arrow_tables: 
     run_directory.write_entry(out_dir, run_hash, chunk.first_game, chunk.n_games, names, None)
     files = {}
     for table, arrow_table in arrow_tables.items():
-        record = results.write_parquet_atomically(arrow_table, results.part_path(out_dir, table, chunk.first_game))
+        record = results.write_parquet_atomically(arrow_table, results.part_path(out_dir, table, chunk.first_game),
+                                                  results.part_temporary(out_dir, table, chunk.first_game))
         files[table] = {"rows": arrow_table.num_rows, **record}
     run_directory.write_entry(out_dir, run_hash, chunk.first_game, chunk.n_games, names, files)
     return {table: files[table]["rows"] for table in names}
@@ -223,9 +232,41 @@ def open_run_directory(out_dir: Path, config: dict, overwrite: bool, offers_over
     return manifest
 
 
-def result_of_complete_run(out_dir: Path, manifest: dict, n_chunks: int, offers_overwrite: bool = True) -> RunResult:
+def result_of_complete_run(out_dir: Path, manifest: dict, chunks: list[Chunk], tables: tuple[str, ...],
+                           offers_overwrite: bool = True,
+                           log: Callable[[str], None] = log_to_stderr) -> RunResult | None:
     """The directory already holds this finished run: verify its tables and report it instead
-    of replaying it."""
+    of replaying it. Every part must match the checksum its chunk's entry holds, and the entries
+    must add up to run.yaml's record of each table; a part that fails is named and None is
+    returned (its chunks are played again, as for an interrupted run). A run of an earlier
+    build, merged into one file per table, is verified by that file's checksum in run.yaml."""
+    records = manifest.get("files") or {}
+    if any(run_directory.is_merged_file_record(record) for record in records.values()):
+        return result_of_complete_merged_run(out_dir, manifest, len(chunks), offers_overwrite)
+    run_hash = manifest["run_hash"]
+    for chunk in chunks:
+        problem = run_directory.chunk_problem(out_dir, run_hash, chunk.first_game, chunk.n_games, tables)
+        if problem is not None:
+            log(f"{out_dir} holds this completed run, but the chunk of games {chunk.first_game}.."
+                f"{chunk.first_game + chunk.n_games - 1} "
+                f"{'has no finished entry' if problem == 'missing' else 'fails verification: ' + problem}; "
+                "playing again every chunk whose parts fail verification")
+            return None
+    found = run_directory.table_records(out_dir, run_hash, [chunk.first_game for chunk in chunks], tables)
+    for name, record in found.items():
+        if records.get(name) != record:
+            raise ConfigError(f"{out_dir / name}: the entries of its parts do not add up to run.yaml's record of "
+                              "the table (rows, parts, bytes or checksums: an entry in parts/chunks was edited "
+                              f"or replaced); {remedy(offers_overwrite, ' to run it again')}")
+    run_directory.remove_part_temporaries(out_dir, tables)   # left if we died after marking complete
+    run_directory.remove_empty_folders(out_dir, tables)
+    remove_top_level_temporaries(out_dir, tables)
+    return complete_result(out_dir, manifest, tables, len(chunks))
+
+
+def result_of_complete_merged_run(out_dir: Path, manifest: dict, n_chunks: int,
+                                  offers_overwrite: bool = True) -> RunResult:
+    """A complete run of an earlier build: one merged file per table, its checksum in run.yaml."""
     tables = run_directory.run_tables(manifest)
     records = manifest.get("files") or {}
     for table in tables:
@@ -236,8 +277,12 @@ def result_of_complete_run(out_dir: Path, manifest: dict, n_chunks: int, offers_
         if results.file_digest(path) != {key: records.get(path.name, {}).get(key) for key in ("bytes", "sha256")}:
             raise ConfigError(f"{path} changed since the run completed (its checksum differs from run.yaml); "
                               f"{remedy(offers_overwrite, ' to run it again')}")
-    run_directory.delete_parts(out_dir, manifest)  # left if we died after marking complete
+    run_directory.delete_parts(out_dir, manifest)  # left if the earlier build died after marking complete
     remove_top_level_temporaries(out_dir, tables)
+    return complete_result(out_dir, manifest, tables, n_chunks)
+
+
+def complete_result(out_dir: Path, manifest: dict, tables: tuple[str, ...], n_chunks: int) -> RunResult:
     timings = manifest.get("timings") or {}
     return RunResult(
         out_dir=out_dir, files={t: results.table_path(out_dir, t) for t in tables},
@@ -247,9 +292,20 @@ def result_of_complete_run(out_dir: Path, manifest: dict, n_chunks: int, offers_
 
 
 def remove_top_level_temporaries(out_dir: Path, tables: tuple[str, ...]) -> None:
-    """Temporaries a killed merge or manifest write left: ``.<table>.parquet.<pid>.tmp``, ``.run.yaml.<pid>.tmp``."""
+    """Temporaries a killed manifest write (or an earlier build's killed merge) left:
+    ``.run.yaml.<pid>.tmp``, ``.<table>.parquet.<pid>.tmp``."""
     results.remove_stale_temporaries([*(results.table_path(out_dir, table) for table in tables),
                                       manifests.manifest_path(out_dir)])
+
+
+def remove_merged_tables_of_an_unfinished_run(out_dir: Path, tables: tuple[str, ...]) -> None:
+    """An earlier build killed in its merge, before it marked the run complete, left some tables
+    merged into one file ``<table>.parquet`` (a name run.yaml lists) beside all the parts: the
+    parts are the run, and the table's directory takes that name."""
+    for table in tables:
+        path = results.table_path(out_dir, table)
+        if path.is_file():
+            path.unlink()
 
 
 def check_arguments(engine: GameEngine, n_players: int, bots: list[BotSeat], seed: int,
@@ -278,10 +334,6 @@ def check_plan_size(cells: list[Cell], chunk_size: int) -> None:
     if n_chunks > MAX_CHUNKS:
         raise ConfigError(f"--chunk-size {chunk_size:,}: {n_games:,} games would make {n_chunks:,} chunks; "
                           f"expected at most {MAX_CHUNKS:,} (each is a file per table): raise the chunk size")
-
-
-def log_to_stderr(message: str) -> None:
-    print(message, file=sys.stderr)
 
 
 def run_simulation(engine: GameEngine, setup: GameSetup, n_players: int, bots: list[BotSeat],
@@ -331,15 +383,22 @@ def run_cells_locked(engine: GameEngine, setup: GameSetup, cells: list[Cell], se
     manifest = open_run_directory(out_dir, config, overwrite, offers_overwrite)
     ensure_writable(out_dir)
     chunks = plan_cell_chunks(cells, chunk_size)
+    tables = tuple(engine.tables)
+    if manifest is not None:    # this same run: its table directories hold its parts, nothing else
+        run_directory.refuse_foreign_table_files(
+            out_dir, tables, run_directory.part_name_of_chunks(chunk.first_game for chunk in chunks))
     if manifest is not None and manifest.get("status") == manifests.COMPLETE:
-        log(f"{out_dir} already holds this completed run; nothing to do"
-            + (" (--overwrite to run it again)" if offers_overwrite else ""))
-        return result_of_complete_run(out_dir, manifest, len(chunks), offers_overwrite)
+        result = result_of_complete_run(out_dir, manifest, chunks, tables, offers_overwrite, log)
+        if result is not None:
+            log(f"{out_dir} already holds this completed run; nothing to do"
+                + (" (--overwrite to run it again)" if offers_overwrite else ""))
+            return result
+        manifest.update(status=manifests.INCOMPLETE, files=None, rows=None)   # some parts are played again
+        manifests.write_manifest(out_dir, manifest)
     fresh = manifest is None
     if fresh:
         manifest = manifests.new_manifest(config, provenance)
         manifests.write_manifest(out_dir, manifest)
-    tables = tuple(engine.tables)
     try:
         return finish_run(engine, setup, cells, seed, out_dir, manifest, chunks, tables, jobs,
                           progress, resume and not fresh, log, started_at, started)
@@ -353,53 +412,63 @@ def run_cells_locked(engine: GameEngine, setup: GameSetup, cells: list[Cell], se
 def finish_run(engine: GameEngine, setup: GameSetup, cells: list[Cell], seed: int, out_dir: Path,
                manifest: dict, chunks: list[Chunk], tables: tuple[str, ...], jobs: int, progress: bool,
                resume: bool, log: Callable[[str], None], started_at: str, started: float) -> RunResult:
-    """Verify what an earlier session finished, play the rest, merge, and mark the run complete."""
+    """Verify what an earlier session finished, play the rest, and mark the run complete (the
+    parts are the tables: nothing is merged)."""
     run_hash = manifest["run_hash"]
     remove_top_level_temporaries(out_dir, tables)
     run_directory.remove_part_temporaries(out_dir, tables)
+    remove_merged_tables_of_an_unfinished_run(out_dir, tables)
     pending = chunks_to_play(out_dir, run_hash, chunks, tables, resume, log)
     reused = len(chunks) - len(pending)
     if reused:
         log(f"resuming: reused {reused} of {len(chunks)} finished chunks in {out_dir}")
     games_played = sum(chunk.n_games for chunk in pending)
     n_games = sum(cell.n_games for cell in cells)
+    compile_seconds = 0.0
+    if pending and cluster.active_client() is None:   # cluster workers warm up on their own (cluster.py)
+        compile_seconds = warm_up.compile_before_play(
+            engine, setup, [cells[number] for number in dict.fromkeys(chunk.cell for chunk in pending)], log)
     workers_started = time.perf_counter()
     chunk_seconds = play_chunks_in_workers(engine, setup, cells, seed, pending, out_dir, jobs, total_games=n_games,
                                            progress=progress, run_hash=run_hash, log=log)
     played = time.perf_counter()
 
-    files, rows, digests = merge_tables(out_dir, tables, chunks)
+    records = run_directory.table_records(out_dir, run_hash, [chunk.first_game for chunk in chunks], tables)
+    rows = {table: records[f"{table}.parquet"]["rows"] for table in tables}
+    files = {table: results.table_path(out_dir, table) for table in tables}
     wall_seconds = time.perf_counter() - started
-    manifest.update(status=manifests.COMPLETE, rows=rows,
-                    files={path.name: {"rows": rows[table], **digests[table]}
-                           for table, path in files.items()},
-                    timings={
+    manifest.update(status=manifests.COMPLETE, rows=rows, files=records, timings={
         "started_at": started_at, "finished_at": manifests.utc_now(), "jobs": jobs,
         "wall_seconds": round(wall_seconds, 3), "play_seconds": round(played - started, 3),
-        "merge_seconds": round(time.perf_counter() - played, 3),
+        # after the play: the chunks' entries summed into run.yaml's record of each table
+        "finish_seconds": round(time.perf_counter() - played, 3),
         "games_played": games_played, "chunks_reused": reused,
+        # compiling the kernels on first use, before the workers started (not play: games/s leaves it out)
+        "compile_seconds": round(compile_seconds, 3),
         # the workers' phase, and the seconds they spent inside chunks (summed over workers)
         "workers_seconds": round(played - workers_started, 3),
         **({} if chunk_seconds is None else {"chunk_seconds": round(chunk_seconds, 3)}),
-        "games_per_second": round(games_played / wall_seconds, 1) if wall_seconds > 0 else 0.0,
+        "games_per_second": (round(games_played / (wall_seconds - compile_seconds), 1)
+                             if wall_seconds > compile_seconds else 0.0),
     })
     manifests.write_manifest(out_dir, manifest)
-    run_directory.delete_parts(out_dir, manifest)
+    run_directory.remove_empty_folders(out_dir, tables)    # parts/<table>/ held only the temporaries
     return RunResult(out_dir=out_dir, files=files, rows=rows, n_games=n_games,
                      games_played=games_played, chunks_total=len(chunks), chunks_reused=reused,
                      wall_seconds=wall_seconds, games_per_second=manifest["timings"]["games_per_second"],
-                     manifest=manifest)
+                     manifest=manifest, compile_seconds=compile_seconds)
 
 
 def chunks_to_play(out_dir: Path, run_hash: str, chunks: list[Chunk], tables: tuple[str, ...],
                    resume: bool, log: Callable[[str], None]) -> list[Chunk]:
     """The chunks without verified parts. A chunk whose parts fail verification (truncated,
-    corrupt, replaced by another chunk's, from another run) is named, deleted and played again."""
+    corrupt, replaced by another chunk's, from another run) is named, deleted and played again;
+    the verified parts of an earlier build's interrupted run are moved into the table directories."""
     if not resume:  # a fresh run (or one played again from scratch): every chunk, nothing to check
         return list(chunks)
     pending = []
     for chunk in chunks:
-        problem = run_directory.chunk_problem(out_dir, run_hash, chunk.first_game, chunk.n_games, tables)
+        problem = run_directory.adopt_legacy_parts(out_dir, run_hash, chunk.first_game, chunk.n_games, tables)
         if problem is None:
             continue
         if problem != "missing":
@@ -415,7 +484,7 @@ def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, cells: list[Cel
                            progress: bool, run_hash: str = "",
                            log: Callable[[str], None] = log_to_stderr) -> float | None:
     """Run the chunks in joblib workers, advancing the progress bar as each one finishes (in
-    any order: the merge restores game order); return the seconds the workers spent in chunks
+    any order: the parts' names give the game order); return the seconds the workers spent in chunks
     (their sum; None on a cluster), so a run can tell its play from the scheduling around it. A worker process that dies (killed, out of
     memory) takes its chunk with it: the chunks without a verified entry are played again in
     fresh workers, up to MAX_WORKER_DEATHS times. Inside ``cluster.using_cluster`` the chunks
@@ -490,21 +559,3 @@ def play_chunks_on_cluster(client, engine: GameEngine, setup: GameSetup, cells: 
 def first_line(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return text[0][:200] if text else type(error).__name__
-
-
-def merge_tables(out_dir: Path, tables: tuple[str, ...], chunks: list[Chunk]) -> tuple[dict, dict, dict]:
-    """Merge every table's parts, in chunk (= game) order, into its final file; return each
-    table's file, rows and digest. The tables merge side by side in threads (pyarrow encodes
-    and hashes without the GIL), so the merge takes about its largest table's time."""
-    with ThreadPoolExecutor(max_workers=len(tables)) as threads:   # joblib's thread backend polls: ~0.3 s a run
-        merged = list(threads.map(lambda table: merge_table(out_dir, table, chunks), tables))
-    files, rows, digests = ({table: found[k] for table, found in zip(tables, merged)} for k in range(3))
-    return files, rows, digests
-
-
-def merge_table(out_dir: Path, table: str, chunks: list[Chunk]) -> tuple[Path, int, dict]:
-    """One table's parts merged into its file: the file, its rows and its ``{"bytes", "sha256"}``."""
-    parts = [results.part_path(out_dir, table, chunk.first_game) for chunk in chunks]
-    path = results.table_path(out_dir, table)
-    rows = results.merge_parts(parts, path)
-    return path, rows, results.file_digest(path)

@@ -1,13 +1,13 @@
 """How a run's speed grows with cores (``courtsim bench GAME --scaling``).
 
-The same run (the runner's chunks, Parquet parts, the merge: everything a user's run pays) is
+The same run (the runner's chunks, Parquet parts, run.yaml: everything a user's run pays) is
 played with ``--jobs 1`` and with every core, in interleaved pairs (machines here drift by a few
 per cent, so the two are only compared side by side), after an untimed run with every core that
 starts joblib's worker pool and loads the kernels in each worker, as a long run has done
 within its first seconds. The ratio of the median rates of the play (chunks played and written
-as parts, what the cores share) is the scaling ratio; the merge of the parts into one file per
-table is one process's work after the play (its tables side by side in threads), so the whole
-run's ratio is given beside it. The scheduling share is the part of the every-core play's core
+as parts, what the cores share) is the scaling ratio; the whole run's ratio (wall time from the
+call to run.yaml marked complete: opening the directory, planning, the play, summing the chunks'
+entries into run.yaml, with no merge since the parts are the tables) is given beside it. The scheduling share is the part of the every-core play's core
 time not spent inside chunks (handing chunks out, sending their counts back, the wait for the
 last chunk): 1 - (the workers' summed chunk seconds) / (the workers' phase's seconds x cores).
 """
@@ -37,7 +37,7 @@ def scaling_games(rate_per_core: float, cores: int, chunk_size: int = DEFAULT_CH
 
 def timed_run(engine: GameEngine, setup: GameSetup, players: int, seats: list[BotSeat], seed: int,
               games: int, jobs: int, out_dir: Path, chunk_size: int) -> tuple[float, float, float]:
-    """Games per second of the run's play and of the whole run (wall time, the merge included),
+    """Games per second of the run's play and of the whole run (wall time, to run.yaml complete),
     and the share of the play's core time (``jobs`` cores) spent outside chunks."""
     started = time.perf_counter()
     result = run_simulation(engine, setup, players, seats, seed, games, out_dir, jobs=jobs, chunk_size=chunk_size,

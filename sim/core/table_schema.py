@@ -5,7 +5,7 @@ and data); that declaration is the single source for
 
 * the Parquet schema: ``to_arrow`` turns a coded column (the kernels keep writing integer codes)
   into a ``pa.DictionaryArray`` of its labels, with the same dictionary in every chunk so the
-  parts of a run merge into one column (read back as polars Categorical / pandas Categorical:
+  parts of a run read as one column (read back as polars Categorical / pandas Categorical:
   ``pl.col("mode") == "gold"``);
 * ``courtsim tables GAME`` and the README list (``describe``).
 

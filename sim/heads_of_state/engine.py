@@ -10,14 +10,14 @@ Extras: ``ENGINE.trace_events(...) -> int64[n, 4]`` (the raw event codes, used b
 """
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from sim import kernel_source_hash
+from sim.core.compiled_calls import compiled_entry
 from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.core.kernels import cached_on_disk
 from sim.core.table_schema import WIN_DECIDED_BY_NAMES, bot_column, declared_tables, placements
 from sim.heads_of_state import events as ev
-from strategies.heads_of_state.decide import search_signature_tag
 from strategies.heads_of_state.parameters import GREEDY, RANDOM, SEARCH
 from sim.heads_of_state.data import DEFAULT_FILE, load_data
 from sim.heads_of_state.kernel import play_chunk_kernel
@@ -40,29 +40,10 @@ TRACE_CAPACITY = 1 << 16
 
 def search_entry(data, context):
     """(address, type tag) of the search bot's compiled ``search_choose`` for these data and
-    context types, compiled (or loaded from numba's cache) on first use; make_ctx stores both in
-    ``context.counters`` and bots.choose calls the search through the address (bots.call_search: why).
-    Its rollouts run the rules engine compiled for ``Ctx`` (the code of every chunk without a search
-    bot). Interpreted (NUMBA_DISABLE_JIT=1) the address is a dummy 1 (choose then calls
-    search_choose directly)."""
-    if numba.config.DISABLE_JIT:
-        return 1, 0
-    arg_types = (numba.typeof(new_state(data)), numba.typeof(data), numba.typeof(context))
-    signature = (*arg_types, numba.int64, numba.int64, numba.int64)
-    if signature not in _SEARCH_ENTRIES:
-        search_choose.compile(signature)
-        result = search_choose.overloads[signature]
-        if result.signature.return_type != numba.int64:
-            raise RuntimeError(f"heads-of-state: search_choose returns {result.signature.return_type}, "
-                               "expected int64")
-        address = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
-        if not address:
-            raise RuntimeError("heads-of-state: no address for the compiled search_choose")
-        _SEARCH_ENTRIES[signature] = (address, search_signature_tag(*arg_types))
-    return _SEARCH_ENTRIES[signature]
-
-
-_SEARCH_ENTRIES = {}
+    context types, compiled (or loaded from numba's cache) when a chunk first seats a search bot;
+    make_ctx stores both in ``context.counters`` and bots.choose calls the search through the
+    address (sim/core/compiled_calls.py: why)."""
+    return compiled_entry(search_choose, (new_state(data), data, context, 0, 0, 0))
 
 
 def game_outcome_columns(scores, winner_mask, win_decided_by, n_players) -> dict[str, np.ndarray]:
@@ -119,6 +100,11 @@ class HeadsOfStateEngine:
             if bot.family not in (RANDOM, GREEDY, SEARCH):
                 raise ConfigError(f"bots: {bot.name}: expected a heads-of-state bot family, found {bot.family!r}")
 
+    def kernels_cached(self, bots) -> bool:
+        """Whether the kernels a chunk of these bots runs are compiled in numba's disk cache."""
+        searching = any(bot.family == SEARCH for bot in bots)
+        return cached_on_disk(play_chunk_kernel, *([search_choose] if searching else []))
+
     def make_ctx(self, setup, n_players, bots, n_games=1, betrayal_capacity=None, trace_capacity=0):
         """The chunk context (rules, bots, scratch, output blocks) for ``play_chunk_kernel`` or for
         calling single rule kernels from Python (tests, search bots)."""
@@ -131,8 +117,7 @@ class HeadsOfStateEngine:
         if betrayal_capacity is None:
             betrayal_capacity = max(16, BETRAYALS_PER_GAME * n_games)
         searching = any(b.family == SEARCH for b in bots)
-        context_type = ev.SearchCtx if searching else ev.Ctx   # events.py: why two types
-        context = context_type.from_arrays((
+        context = ev.Ctx.from_arrays((
             np.asarray(setup.rules, np.float64), family, params,
             np.zeros((ev.MAX_MOVES, 4), np.int64),
             np.zeros((n_games, N_G), np.int64), np.zeros((n_games * n_players, N_SE), np.int64),

@@ -2,7 +2,7 @@
 
 A traced event is 4 int64 values: (code, a, b, c). Tracing is on when ``context.counters[K_TRACE_ON]``
 is 1; the kernel never builds strings. ``EVENT_FORMATS`` (Python) says how to print each code.
-The chunk context ``Ctx`` (and ``SearchCtx``) is an array record (sim/core/records.py), passed to
+The chunk context ``Ctx`` is an array record (sim/core/records.py), passed to
 every kernel as one pointer.
 """
 from sim.core.kernels import game_kernel
@@ -23,9 +23,9 @@ EVENT_NAMES = ("game_start", "round_start", "turn", "take_display", "take_deck",
 
 # counters of the chunk context. K_FORCED (row + 1, 0 = none) makes the next bot decision take that
 # row whatever the bot: a search bot replays its candidate decision on a copy of the state with it.
-# K_SEARCH_FN / K_SEARCH_TAG: the address of the compiled search (search.search_choose, native
-# calling convention) and the tag of the types it was compiled for (bots.search_signature_tag); set
-# by engine.make_ctx when a search bot plays (SearchCtx below), 0 otherwise.
+# K_SEARCH_FN / K_SEARCH_TAG: the address of the compiled search (search.search_choose) and the tag
+# of the types it was compiled for (sim/core/compiled_calls.py); set by engine.make_ctx when a search
+# bot plays, 0 otherwise (a rollout's context: its seats are all greedy).
 K_BETRAYAL_N, K_TRACE_N, K_OVERFLOW, K_TRACE_ON, K_FORCED, K_SEARCH_FN, K_SEARCH_TAG = range(7)
 N_COUNTERS = 7
 OVERFLOW_BETRAYALS, OVERFLOW_TRACE, OVERFLOW_MOVES = 1, 2, 4
@@ -44,19 +44,6 @@ CTX_FIELDS = (
 )
 Ctx, CtxArrays = define_array_record("Ctx", CTX_FIELDS, globals())
 
-# The context of a chunk with a search bot in it: the same fields, but a record type of its own
-# (``SearchCtxType`` compiled; decide.py tells the two apart). Only
-# bots.choose compiled for SearchCtx searches (search.py); compiled for Ctx -- every chunk without a
-# search bot, and every rollout -- it plays the greedy for a SEARCH seat, exactly as a greedy seat.
-# So rollouts never search, and the rules engine is compiled a second time (for SearchCtx) only
-# when a search bot actually plays. The SearchCtx choose calls the search through a function
-# pointer (counters[K_SEARCH_FN], bots.call_search), not a compiled call: the compiled call graph
-# has no cycle choose -> search -> rollout -> choose (numba's on-disk cache could not reload it),
-# and the SearchCtx engine does not link in -- and optimize again at every level -- the search with
-# the whole Ctx engine of its rollouts (that had made its compilation 3x as long as the Ctx one).
-# (One context type for all, with the pointer call in every chunk's choose, would compile the
-# engine only once, but measured the greedy 17% slower: the Ctx choose stays free of it.)
-SearchCtx, SearchCtxArrays = define_array_record("SearchCtx", CTX_FIELDS, globals())
 
 # scratch rows of Ctx.work (W_PLAN_*: the Q8 deferred refill plan search, refill_plan.py)
 (W_INFLUENCE, W_TOP_RANK, W_BEST_HEX, W_HEX_KEY, W_ORDER, W_COUNTS, W_COVERED, W_OPEN_SQUARE,

@@ -5,6 +5,7 @@ import numpy as np
 
 from sim import kernel_source_hash
 from sim.core.engine import BotSeat, ConfigError, GameSetup, seed_as_int64
+from sim.core.kernels import cached_on_disk
 from sim.core.table_schema import bot_column, declared_tables, win_decided_by
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import tables as R
@@ -15,7 +16,8 @@ from sim.louis_xiv.replay import decode
 from sim.louis_xiv.rules import switch_settings
 from sim.louis_xiv.state import TRACE_LENGTH, new_state
 from strategies import louis_xiv as bots_module
-from strategies.louis_xiv.parameters import default_parameters
+from strategies.louis_xiv.parameters import SEARCH, default_parameters
+from strategies.louis_xiv.search import search_entry, search_influence_turn
 
 TRACE_CAPACITY = 20_000
 
@@ -27,6 +29,15 @@ def bot_arrays(bots: list[BotSeat]):
         families[seat] = bot.family
         params[seat, :len(bot.params)] = bot.params   # shorter vectors (older families) keep the defaults
     return families, params
+
+
+def state_for(setup, families, params, trace_capacity=1):
+    """A game state for these bots: with the compiled search's entry when a search bot is seated
+    (strategies/louis_xiv/search.py, ``search_entry``), so that only such a chunk compiles it."""
+    state = new_state(setup.data, trace_capacity)
+    if SEARCH in families:
+        state.search_entry[:] = search_entry(state, setup.data, setup.rules, params)
+    return state
 
 
 class LouisXIVEngine:
@@ -62,6 +73,11 @@ class LouisXIVEngine:
         if len(bots) != n_players:
             raise ConfigError(f"louis-xiv: expected {n_players} bots (one per seat), found {len(bots)}")
 
+    def kernels_cached(self, bots) -> bool:
+        """Whether the kernels a chunk of these bots runs are compiled in numba's disk cache."""
+        searching = any(bot.family == SEARCH for bot in bots)
+        return cached_on_disk(play_chunk_kernel, *([search_influence_turn] if searching else []))
+
     def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
         self._check(n_players, bots)
         data = setup.data
@@ -72,7 +88,7 @@ class LouisXIVEngine:
         seat_rows = result_matrix(n_games * n_players, R.SEAT_COLUMNS)
         courtier_rows = result_matrix(n_games * rows_per_game, R.COURTIER_COLUMNS)
         families, params = bot_arrays(bots)
-        play_chunk_kernel(new_state(data), data, setup.rules, n_players, seed_as_int64(seed), first_game, n_games,
+        play_chunk_kernel(state_for(setup, families, params), data, setup.rules, n_players, seed_as_int64(seed), first_game, n_games,
                           families, params, new_move_buffer(), new_option_buffer(),
                           game_rows, seat_rows, courtier_rows)
         return self.tables_of_chunk(setup, game_rows, seat_rows, courtier_rows, seed, bots)
@@ -116,8 +132,8 @@ class LouisXIVEngine:
     def replay_state(self, setup, n_players, bots, seed, game_index):
         """Play one game with the event log on; returns (final state, scores)."""
         data = setup.data
-        state = new_state(data, TRACE_CAPACITY)
         families, params = bot_arrays(bots)
+        state = state_for(setup, families, params, TRACE_CAPACITY)
         courtier_rows = result_matrix(int(data.numbers[ROUNDS]) * C.N_COURTIERS, R.COURTIER_COLUMNS)
         scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
         play_game(state, data, setup.rules, n_players, seed_as_int64(seed), game_index, families, params,

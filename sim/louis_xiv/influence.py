@@ -97,7 +97,7 @@ def start_of_phase_abilities(state, data, bot_family, bot_params):
                     trace_event(state, E.START_PLACEMENT, player, ability, courtier, placed, 0, 0, 0)
 
 
-@game_kernel
+@inline_game_kernel
 def influence_turns(state, data, rules, bot_family, bot_params, moves):
     """§4.2 step 2: clockwise from the start player, everyone with 2 or more cards takes a turn,
     until every player holds at most one card (uneven hands take extra turns at the end)."""
@@ -113,7 +113,7 @@ def influence_turns(state, data, rules, bot_family, bot_params, moves):
             break
 
 
-@game_kernel
+@inline_game_kernel
 def take_influence_turn(state, data, rules, player, family, params, moves):
     """One turn: the bot picks among the legal turns (turn_options.py), which is then played."""
     choice = choose_influence_turn(state, data, rules, player, moves, family, params)

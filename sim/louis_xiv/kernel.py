@@ -2,7 +2,7 @@
 chunk of games and fills preallocated result matrices (tables.py); no Python per game."""
 import numpy as np
 
-from sim.core.kernels import game_kernel, kernel, max_of
+from sim.core.kernels import game_kernel, inline_game_kernel, kernel, max_of
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import events as E
@@ -18,14 +18,14 @@ from sim.louis_xiv.state import (EXHAUSTED_COATS, EXHAUSTED_GOLD, EXHAUSTED_TOKE
                                  N_PLAYERS, ROUND, START_SEAT, trace_event)
 
 
-@game_kernel
+@inline_game_kernel
 def play_rounds(state, data, rules, bot_family, bot_params, moves, options, courtier_rows, first_row):
     """Rounds 1..4, each of four phases (§4); the start player passes left after each round."""
     return play_rounds_from(state, data, rules, bot_family, bot_params, moves, options, courtier_rows,
                             first_row, 1)
 
 
-@game_kernel
+@inline_game_kernel
 def play_rounds_from(state, data, rules, bot_family, bot_params, moves, options, courtier_rows, first_row,
                      first_round):
     """Rounds first_round..4 (a search rollout finishes a game from a later round)."""
@@ -40,7 +40,7 @@ def play_rounds_from(state, data, rules, bot_family, bot_params, moves, options,
     return row
 
 
-@game_kernel
+@inline_game_kernel
 def finish_round(state, data, rules, bot_family, bot_params, options, courtier_rows, row, round_number):
     """Phases 3 and 4 of a round, the standing, and the start player passing left; returns the
     number of courtiers-table rows written."""
@@ -52,7 +52,7 @@ def finish_round(state, data, rules, bot_family, bot_params, options, courtier_r
     return rows
 
 
-@game_kernel
+@inline_game_kernel
 def play_game(state, data, rules, n_players, seed, game_index, bot_family, bot_params, moves, options,
               courtier_rows, first_row, scores, trace_on):
     """One complete game: a pure function of (data, rules, bots, seed, game index)."""

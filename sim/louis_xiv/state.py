@@ -94,6 +94,8 @@ STATE_FIELDS = (
                           # own and the most of another colour (phase_influence_gains)
     "phase_gain_slopes",  # float64[4, 12, 5]: ... and their slopes in the lead certainty, for a
                           # bot with a late_lead_safety (the gains kept are at certainty 0)
+    "search_entry",       # int64[2]: address and type tag of the compiled search, set by the engine
+                          # for a chunk with a search bot, 0 otherwise (sim/core/compiled_calls.py)
 )
 LouisState, LouisStateArrays = define_array_record("LouisState", STATE_FIELDS, globals())
 
@@ -131,6 +133,7 @@ def new_state(data, trace_capacity=1):
         phase_gains=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS, 5)),
         phase_markers=n_ints(C.MAX_PLAYERS, C.N_COURTIERS, C.N_COLOURS),
         phase_gain_slopes=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS, 5)),
+        search_entry=n_ints(2),
     ))
 
 
@@ -150,7 +153,7 @@ def copy_state(state):
         state.scratch_gifts.copy(), state.scratch_jitter.copy(), state.scratch_reach.copy(),
         state.scratch_gains.copy(), state.scratch_payments.copy(),
         state.phase_gifts.copy(), state.phase_gains.copy(), state.phase_markers.copy(),
-        state.phase_gain_slopes.copy(),
+        state.phase_gain_slopes.copy(), state.search_entry.copy(),
     )
 
 

@@ -175,9 +175,11 @@ def add_placements(moves, n_moves, best, keep_best, gains, reach, kind_score, ad
             s1 = 0.0 + gains[t1, c1] if keep_best else 0.0
             n_moves, best = add_path(moves, n_moves, best, keep_best, s1 + kind_score, kind, card, 1,
                                      t1, c1, -1, 0, -1, 0, -1, 0)
-            if keep_best and budget > c1 and s1 + reach[min(3, budget - c1)] + kind_score <= best:
+            # no marker left (the neighbours' loops below would list nothing), or no extension
+            # can beat the best
+            if budget == c1 or longest < 2:
                 continue
-            if longest < 2:
+            if keep_best and s1 + reach[min(3, budget - c1)] + kind_score <= best:
                 continue
             for i2 in range(degree[t1]):
                 t2 = adjacency[t1, i2]
@@ -185,9 +187,9 @@ def add_placements(moves, n_moves, best, keep_best, gains, reach, kind_score, ad
                     s2 = s1 + gains[t2, c2] if keep_best else 0.0
                     n_moves, best = add_path(moves, n_moves, best, keep_best, s2 + kind_score, kind, card, 2,
                                              t1, c1, t2, c2, -1, 0, -1, 0)
-                    if keep_best and budget > c1 + c2 and s2 + reach[min(3, budget - c1 - c2)] + kind_score <= best:
+                    if budget == c1 + c2 or longest < 3:
                         continue
-                    if longest < 3:
+                    if keep_best and s2 + reach[min(3, budget - c1 - c2)] + kind_score <= best:
                         continue
                     for i3 in range(degree[t2]):
                         t3 = adjacency[t2, i3]
@@ -197,9 +199,9 @@ def add_placements(moves, n_moves, best, keep_best, gains, reach, kind_score, ad
                             s3 = s2 + gains[t3, c3] if keep_best else 0.0
                             n_moves, best = add_path(moves, n_moves, best, keep_best, s3 + kind_score, kind, card,
                                                      3, t1, c1, t2, c2, t3, c3, -1, 0)
-                            if keep_best and budget > c1 + c2 + c3 and s3 + reach[min(3, budget - c1 - c2 - c3)] + kind_score <= best:
+                            if budget == c1 + c2 + c3 or longest < 4:
                                 continue
-                            if longest < 4:
+                            if keep_best and s3 + reach[min(3, budget - c1 - c2 - c3)] + kind_score <= best:
                                 continue
                             for i4 in range(degree[t3]):
                                 t4 = adjacency[t3, i4]

@@ -50,9 +50,10 @@ untouched and results are identical across chunkings. A decision the greedy sett
 candidate, or a clear lead) draws nothing. Rollouts run in a plain ``Ctx`` with its own move
 buffer and scratch, so the real decision's ``context.moves`` and output tables are untouched.
 
-Compilation: bots.choose compiled for the context of a chunk with a search bot (``SearchCtx``)
-calls :func:`search_choose` through a function pointer (bots.call_search, engine.search_entry), so
-the compiled call graph has no cycle and the rollouts run the rules engine compiled for ``Ctx``.
+Compilation: decide.choose calls :func:`search_choose` through the address of its compiled entry
+(``context.counters[K_SEARCH_FN]``, set by engine.make_ctx only for a chunk with a search bot;
+sim/core/compiled_calls.py), so no other chunk compiles the search, the compiled call graph has
+no cycle, and the rollouts play the same compiled rules engine as every chunk.
 :func:`search_choose` and its helpers allocate (the rollout state, context and pools, once per
 decision), so they are ``allocating_kernel`` functions, compiled with numba's reference counting
 switched on explicitly (sim/core/kernels.py). The rollouts themselves (:func:`run_rollouts` down)

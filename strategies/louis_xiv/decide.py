@@ -16,8 +16,7 @@ a player at the table sees: public state and the bot's own hand (sim/louis_xiv/s
   dispatcher below treats SEARCH as GREEDY (``family == RANDOM`` or else), except
   ``choose_influence_turn``.
 """
-from numba.extending import overload
-
+from sim.core.compiled_calls import call_compiled
 from sim.core.kernels import game_kernel
 from sim.core.random_streams import below, pick_by_counts, shuffle
 from sim.louis_xiv import constants as C
@@ -50,31 +49,16 @@ def choose_influence_turn(state, data, rules, player, moves, family, params):
     legal turns and draws one; the greedy bot scores them as they are enumerated
     (sim/louis_xiv/turn_options.py) and gets the same choice as ``choose_influence_move`` on
     the listed rows, without writing them. Only during the influence phase (the greedy bot
-    keeps values from ``prepare_influence_phase`` on)."""
+    keeps values from ``prepare_influence_phase`` on). The search bot (search.py) is called
+    through the address of its compiled entry, which the engine sets in ``state.search_entry``
+    for a chunk with a search bot (sim/core/compiled_calls.py: why); its rollouts seat greedy
+    bots only, so they never come back here for a search."""
     if family == RANDOM:
         n_moves = list_turn_options(state, data, rules, player, moves)
         return below(state.streams, bot_rng_source(player), n_moves)
     if family == SEARCH:
-        return search_or_greedy(state, data, rules, player, moves, params)
+        return call_compiled(state.search_entry[0], state.search_entry[1], state, data, rules, player, moves, params)
     return greedy_influence_turn(state, data, rules, player, moves, params)
-
-
-def search_or_greedy(state, data, rules, player, moves, params):
-    """A search bot's influence turn (search.py). Compiled through the overload
-    below, which imports the search only when a kernel is compiled (search.py imports the rules
-    kernels, which import this module). A rollout plays its own copy of ``choose_influence_turn``
-    in which this name is the greedy (search.py, ``rollout_copy``): no compiled recursion."""
-    from strategies.louis_xiv.search import search_influence_turn
-    return search_influence_turn(state, data, rules, player, moves, params)
-
-
-@overload(search_or_greedy)
-def _search_or_greedy(state, data, rules, player, moves, params):
-    from strategies.louis_xiv.search import search_influence_turn
-
-    def search_impl(state, data, rules, player, moves, params):
-        return search_influence_turn(state, data, rules, player + 0, moves, params)
-    return search_impl
 
 
 @game_kernel

@@ -55,23 +55,41 @@ SECOND_NEEDED = 2   # ... a dark-blue card in hand names it twice and the player
 def needed_tokens(state, data, player, needed):
     """needed[kind] = FIRST_NEEDED if a mission card in hand names that token and the player has
     none, SECOND_NEEDED if a card in hand needs two of it (dark blue, §1.5) and he holds one."""
+    list_needed_tokens(state, data, player, needed, True)
+
+
+@game_kernel
+def bot_needed_tokens(state, data, player, params, needed):
+    """``needed_tokens`` as the bot weighs them: without a ``value_second_needed_token`` a
+    second token is worth no more than any other, so SECOND_NEEDED is not looked for (the
+    same values: ``needed_token_bonus`` gives it 0 then)."""
+    list_needed_tokens(state, data, player, needed, params[VALUE_SECOND_NEEDED_TOKEN] != 0.0)
+
+
+@inline_game_kernel
+def list_needed_tokens(state, data, player, needed, second):
+    """``needed_tokens``, SECOND_NEEDED only with ``second``."""
     hand = state.mission_hand[player]
     names_tokens = data.mission_names_tokens
-    mission_cost = data.mission_cost
     # bit k of ``named``: a card in hand names token kind k; of ``twice``: names it twice; or-ed
-    # without branches over all cards (the loop vectorises)
+    # without branches over all cards (a pick, not a multiply by the 0/1 hand entry: the loop
+    # vectorises, and 64-bit multiplies have no vector instruction here)
     named = 0
-    twice = 0
     for card in range(names_tokens.shape[0]):
-        named |= names_tokens[card] * hand[card]
-        twice |= names_tokens[card] * hand[card] if mission_cost[card, 0] == mission_cost[card, 1] else 0
+        named |= names_tokens[card] if hand[card] != 0 else 0
+    twice = 0
+    if second:
+        mission_cost = data.mission_cost
+        for card in range(names_tokens.shape[0]):
+            doubled = (hand[card] != 0) & (mission_cost[card, 0] == mission_cost[card, 1])
+            twice |= names_tokens[card] if doubled else 0
     tokens = state.tokens
     needed[0] = 0
     for kind in range(1, C.N_TOKENS):
         held = tokens[player, kind]
         first = (named >> kind) & 1 if held == 0 else 0
-        second = SECOND_NEEDED * ((twice >> kind) & 1) if held == 1 else 0
-        needed[kind] = first + second
+        second_needed = SECOND_NEEDED * ((twice >> kind) & 1) if held == 1 else 0
+        needed[kind] = first + second_needed
 
 
 @inline_game_kernel
@@ -146,8 +164,14 @@ def fill_gift_values(data, needed, params, values):
 @game_kernel
 def gift_value(state, data, player, courtier, params):
     needed = state.scratch_needed
-    needed_tokens(state, data, player, needed)
+    bot_needed_tokens(state, data, player, params, needed)
     return gift_value_given(data, courtier, needed, params)
+
+
+@inline_game_kernel
+def lead_estimate(lead, chance_lead, chance_lead_step):
+    """The chance_lead estimate of winning with a lead of ``lead`` >= 1 markers."""
+    return min(0.97, chance_lead + (lead - 1) * chance_lead_step)
 
 
 @inline_game_kernel
@@ -157,10 +181,20 @@ def win_chance(lead, chance_lead, chance_lead_step, chance_tie, certainty):
     player's chance to catch up, that is gone because the others have fewer turns left.
     Every case is computed and one picked without a branch: the game asks with leads no branch
     predictor can guess, and a mispredicted branch costs more than the arithmetic."""
-    estimate = min(0.97, chance_lead + (lead - 1) * chance_lead_step)
+    estimate = lead_estimate(lead, chance_lead, chance_lead_step)
     ahead = estimate + certainty * (1.0 - estimate)
     level_or_behind = chance_tie if lead == 0 else 0.02 * (1.0 - certainty)
     return ahead if lead >= 1 else level_or_behind
+
+
+@inline_game_kernel
+def win_chance_uncertain(lead, chance_lead, chance_lead_step, chance_tie):
+    """``win_chance`` at certainty 0, without its two terms: the same numbers (the estimate
+    plus 0 x a finite number is the estimate, 0.02 x 1 is 0.02), fewer instructions for
+    every bot that does not use late_lead_safety, and for the others early in a phase."""
+    estimate = lead_estimate(lead, chance_lead, chance_lead_step)
+    level_or_behind = chance_tie if lead == 0 else 0.02
+    return estimate if lead >= 1 else level_or_behind
 
 
 @inline_game_kernel
@@ -193,52 +227,99 @@ def player_lead_certainty(state, player, params):
 
 
 @inline_game_kernel
-def holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
-                            certainty, value_marker, value_gold, crown_bonus):
-    """Expected worth of holding ``mine`` markers on a courtier where the best other colour
-    holds ``others``: the chance to win it (from the lead) times the gift, less the markers
-    that go to the general supply when winning; on a gold side the bribe is the fallback.
-    Also its slope in ``certainty``: the worth is the chance times what winning adds over
-    losing, and the chance is affine in the certainty (``win_chance``), so the worth at any
-    certainty is the worth at 0 plus the certainty times this slope.
-    (Parameters come as scalars: read from ``params`` they would be reloaded after every
-    store into the float gains table, which numba cannot prove is a different array.)
-    All three cases are computed and one picked (``win_chance``: why without branches)."""
-    lead = mine - others
-    chance = win_chance(lead, chance_lead, chance_lead_step, chance_tie, certainty)
-    estimate = min(0.97, chance_lead + (lead - 1) * chance_lead_step)
-    chance_slope = (1.0 - estimate) if lead >= 1 else (0.0 if lead == 0 else -0.02)
+def louis_holding_value(chance, mine, gift, value_marker, crown_bonus):
+    """``holding_value_at_chance`` on Louis XIV's courtier (his crown to the winner; a loser
+    counts on 0.4 of the gift as second)."""
     louis_won = gift + crown_bonus - mine * value_marker
     louis_lost = 0.4 * gift
-    with_louis = chance * louis_won + (1.0 - chance) * louis_lost
-    threshold_met = 0.95 * gift
-    threshold_short = 0.3 * gift * mine / max(1, printed)
-    by_threshold = threshold_met if mine >= printed else threshold_short
-    fallback = max(0.0, gift - printed * value_gold) if mode == C.GOLD_MODE else 0.0
-    majority_won = gift - mine * value_marker
-    by_majority = chance * majority_won + (1.0 - chance) * fallback
-    by_mode = by_threshold if mode == C.THRESHOLD_MODE else by_majority
-    value = with_louis if louis else by_mode
-    stake_by_mode = 0.0 if mode == C.THRESHOLD_MODE else majority_won - fallback
-    stake = louis_won - louis_lost if louis else stake_by_mode
-    held = mine > 0
-    return (value if held else 0.0), (chance_slope * stake if held else 0.0)
+    return chance * louis_won + (1.0 - chance) * louis_lost
 
 
 @inline_game_kernel
-def holding_value_given(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
-                        certainty, value_marker, value_gold, crown_bonus):
-    """``holding_value_and_slope``'s worth alone."""
-    value, _ = holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
-                                       chance_tie, certainty, value_marker, value_gold, crown_bonus)
-    return value
+def threshold_holding_value(mine, printed, gift):
+    """``holding_value_at_chance`` on a threshold side (no race: the printed count or a share)."""
+    threshold_met = 0.95 * gift
+    threshold_short = 0.3 * gift * mine / max(1, printed)
+    return threshold_met if mine >= printed else threshold_short
+
+
+@inline_game_kernel
+def majority_fallback(mode, printed, gift, value_gold):
+    """What losing the race for most still brings: the bribe's worth on a gold side."""
+    return max(0.0, gift - printed * value_gold) if mode == C.GOLD_MODE else 0.0
+
+
+@inline_game_kernel
+def majority_holding_value(chance, mine, gift, value_marker, fallback):
+    """``holding_value_at_chance`` on a gold or first-place side."""
+    majority_won = gift - mine * value_marker
+    return chance * majority_won + (1.0 - chance) * fallback
+
+
+@inline_game_kernel
+def holding_value_at_chance(chance, mine, mode, printed, louis, gift, value_marker, value_gold, crown_bonus):
+    """Expected worth of holding ``mine`` markers on a courtier won with chance ``chance``: the
+    chance times the gift, less the markers that go to the general supply when winning; on a
+    gold side the bribe is the fallback. (Parameters come as scalars: read from ``params`` they
+    would be reloaded after every store into the float gains table, which numba cannot prove is
+    a different array.) All three cases are computed and one picked (``win_chance``: why
+    without branches; ``courtier_holding_gains_uncertain`` picks the case once per courtier)."""
+    with_louis = louis_holding_value(chance, mine, gift, value_marker, crown_bonus)
+    by_threshold = threshold_holding_value(mine, printed, gift)
+    by_majority = majority_holding_value(chance, mine, gift, value_marker,
+                                         majority_fallback(mode, printed, gift, value_gold))
+    by_mode = by_threshold if mode == C.THRESHOLD_MODE else by_majority
+    value = with_louis if louis else by_mode
+    return value if mine > 0 else 0.0
+
+
+@inline_game_kernel
+def holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
+                            certainty, value_marker, value_gold, crown_bonus):
+    """Expected worth of holding ``mine`` markers on a courtier where the best other colour
+    holds ``others`` (``holding_value_at_chance`` at the chance of the lead), and its slope in
+    ``certainty``: the worth is the chance times what winning adds over losing, and the chance
+    is affine in the certainty (``win_chance``), so the worth at any certainty is the worth at 0
+    plus the certainty times this slope."""
+    lead = mine - others
+    chance = win_chance(lead, chance_lead, chance_lead_step, chance_tie, certainty)
+    value = holding_value_at_chance(chance, mine, mode, printed, louis, gift, value_marker, value_gold,
+                                    crown_bonus)
+    chance_slope = lead_chance_slope(lead, chance_lead, chance_lead_step)
+    fallback = majority_fallback(mode, printed, gift, value_gold)
+    stake_by_mode = 0.0 if mode == C.THRESHOLD_MODE else majority_stake(mine, gift, value_marker, fallback)
+    stake = louis_stake(mine, gift, value_marker, crown_bonus) if louis else stake_by_mode
+    return value, (chance_slope * stake if mine > 0 else 0.0)
+
+
+@inline_game_kernel
+def lead_chance_slope(lead, chance_lead, chance_lead_step):
+    """How ``win_chance`` grows with the certainty: by a lead's chance to lose (1 - the
+    estimate), not at a tie, and down by a trailing player's 0.02."""
+    estimate = lead_estimate(lead, chance_lead, chance_lead_step)
+    return (1.0 - estimate) if lead >= 1 else (0.0 if lead == 0 else -0.02)
+
+
+@inline_game_kernel
+def louis_stake(mine, gift, value_marker, crown_bonus):
+    """What winning Louis XIV's courtier adds over losing it (``louis_holding_value``)."""
+    louis_won = gift + crown_bonus - mine * value_marker
+    louis_lost = 0.4 * gift
+    return louis_won - louis_lost
+
+
+@inline_game_kernel
+def majority_stake(mine, gift, value_marker, fallback):
+    """What winning the race for most adds over losing it (``majority_holding_value``)."""
+    majority_won = gift - mine * value_marker
+    return majority_won - fallback
 
 
 @game_kernel
 def fill_holding_gains(state, data, player, params, gains):
     """gains[k, c]: the value gained by adding c more markers to courtier k (c < gains.shape[1])."""
     needed = state.scratch_needed
-    needed_tokens(state, data, player, needed)
+    bot_needed_tokens(state, data, player, params, needed)
     gifts = state.scratch_gifts
     fill_gift_values(data, needed, params, gifts)
     fill_holding_gains_given(state, data, player, params, gifts, gains)
@@ -248,12 +329,18 @@ def fill_holding_gains(state, data, player, params, gains):
 def single_courtier_gains(state, data, player, courtier, params, row):
     """``fill_holding_gains`` for one courtier only, into ``row`` (its first row.shape[0] columns)."""
     needed = state.scratch_needed
-    needed_tokens(state, data, player, needed)
+    bot_needed_tokens(state, data, player, params, needed)
     gift = gift_value_given(data, courtier, needed, params)
     markers = state.markers
-    courtier_holding_gains(state, data, player, courtier, markers[courtier, player],
-                           most_other_markers(markers, courtier, player, colours_in_play(state)), gift, params,
-                           player_lead_certainty(state, player, params), row, row.shape[0])
+    mine = markers[courtier, player]
+    others = most_other_markers(markers, courtier, player, colours_in_play(state))
+    certainty = player_lead_certainty(state, player, params)
+    if certainty == 0.0:
+        courtier_holding_gains_uncertain(state, data, player, courtier, mine, others, gift, params, row,
+                                         row.shape[0])
+    else:
+        courtier_holding_gains(state, data, player, courtier, mine, others, gift, params, certainty, row,
+                               row.shape[0])
 
 
 @game_kernel
@@ -262,6 +349,12 @@ def fill_holding_gains_given(state, data, player, params, gifts, gains):
     n_colours = colours_in_play(state)
     markers = state.markers
     certainty = player_lead_certainty(state, player, params)
+    if certainty == 0.0:
+        for courtier in range(C.N_COURTIERS):
+            courtier_holding_gains_uncertain(state, data, player, courtier, markers[courtier, player],
+                                             most_other_markers(markers, courtier, player, n_colours),
+                                             gifts[courtier], params, gains[courtier], gains.shape[1])
+        return
     for courtier in range(C.N_COURTIERS):
         courtier_holding_gains(state, data, player, courtier, markers[courtier, player],
                                most_other_markers(markers, courtier, player, n_colours), gifts[courtier], params,
@@ -287,12 +380,12 @@ def most_other_markers(markers, courtier, player, n_colours):
 
 
 @inline_game_kernel
-def courtier_holding_gains(state, data, player, courtier, mine, others, gift, params, certainty, row, width,
-                           slopes=None):
+def courtier_holding_gains(state, data, player, courtier, mine, others, gift, params, certainty, row, width):
     """row[c] for c < width: the value gained by adding c markers to one courtier on which the
     player holds ``mine`` markers and the best other colour ``others`` (``certainty``:
-    ``lead_certainty``); with ``slopes``, slopes[c] is that gain's slope in the certainty
-    (``holding_value_and_slope``; numba compiles the call without slopes without them)."""
+    ``lead_certainty``; ``holding_value_and_slope``'s worth). At certainty 0
+    ``courtier_holding_gains_uncertain`` gives the same gains for less, and
+    ``courtier_holding_gains_and_slopes`` their slopes too."""
     side = state.side[courtier]
     mode = data.courtier_mode[courtier, side]
     printed = data.courtier_value[courtier, side]
@@ -303,19 +396,94 @@ def courtier_holding_gains(state, data, player, courtier, mine, others, gift, pa
     value_marker = params[VALUE_MARKER]
     value_gold = params[VALUE_GOLD]
     crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
-    base, base_slope = holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead,
-                                               chance_lead_step, chance_tie, certainty, value_marker, value_gold,
-                                               crown_bonus)
+    base, _ = holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
+                                      chance_tie, certainty, value_marker, value_gold, crown_bonus)
     row[0] = 0.0
-    if slopes is not None:
-        slopes[0] = 0.0
     for extra in range(1, width):
-        value, slope = holding_value_and_slope(mine + extra, others, mode, printed, louis, gift, chance_lead,
-                                               chance_lead_step, chance_tie, certainty, value_marker, value_gold,
-                                               crown_bonus)
+        value, _ = holding_value_and_slope(mine + extra, others, mode, printed, louis, gift, chance_lead,
+                                           chance_lead_step, chance_tie, certainty, value_marker, value_gold,
+                                           crown_bonus)
         row[extra] = value - base
-        if slopes is not None:
-            slopes[extra] = slope - base_slope
+
+
+@inline_game_kernel
+def courtier_holding_gains_uncertain(state, data, player, courtier, mine, others, gift, params, row, width):
+    """``courtier_holding_gains`` at certainty 0: the same gains, with the courtier's case
+    (Louis XIV, threshold side, race for most) picked once instead of all three computed for
+    every count (the same expressions as ``holding_value_at_chance``, so the same numbers)."""
+    side = state.side[courtier]
+    mode = data.courtier_mode[courtier, side]
+    printed = data.courtier_value[courtier, side]
+    row[0] = 0.0
+    if mode == C.THRESHOLD_MODE and courtier != state.game[LOUIS_COURTIER]:
+        base = threshold_holding_value(mine, printed, gift) if mine > 0 else 0.0
+        for extra in range(1, width):
+            row[extra] = threshold_holding_value(mine + extra, printed, gift) - base
+        return
+    chance_lead = params[CHANCE_LEAD]
+    chance_lead_step = params[CHANCE_LEAD_STEP]
+    chance_tie = params[CHANCE_TIE]
+    value_marker = params[VALUE_MARKER]
+    lead = mine - others
+    chance = win_chance_uncertain(lead, chance_lead, chance_lead_step, chance_tie)
+    if courtier == state.game[LOUIS_COURTIER]:
+        crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
+        base = louis_holding_value(chance, mine, gift, value_marker, crown_bonus) if mine > 0 else 0.0
+        for extra in range(1, width):
+            chance = win_chance_uncertain(lead + extra, chance_lead, chance_lead_step, chance_tie)
+            row[extra] = louis_holding_value(chance, mine + extra, gift, value_marker, crown_bonus) - base
+        return
+    fallback = majority_fallback(mode, printed, gift, params[VALUE_GOLD])
+    base = majority_holding_value(chance, mine, gift, value_marker, fallback) if mine > 0 else 0.0
+    for extra in range(1, width):
+        chance = win_chance_uncertain(lead + extra, chance_lead, chance_lead_step, chance_tie)
+        row[extra] = majority_holding_value(chance, mine + extra, gift, value_marker, fallback) - base
+
+
+@inline_game_kernel
+def courtier_holding_gains_and_slopes(state, data, player, courtier, mine, others, gift, params, row, slopes,
+                                      width):
+    """``courtier_holding_gains`` at certainty 0 with ``slopes``: the same gains and slopes, the
+    courtier's case picked once (as ``courtier_holding_gains_uncertain``; a threshold side's
+    stake is 0, kept as a product so that the slopes are the very same numbers)."""
+    side = state.side[courtier]
+    mode = data.courtier_mode[courtier, side]
+    printed = data.courtier_value[courtier, side]
+    chance_lead = params[CHANCE_LEAD]
+    chance_lead_step = params[CHANCE_LEAD_STEP]
+    chance_tie = params[CHANCE_TIE]
+    value_marker = params[VALUE_MARKER]
+    lead = mine - others
+    held = mine > 0
+    row[0] = 0.0
+    slopes[0] = 0.0
+    if mode == C.THRESHOLD_MODE and courtier != state.game[LOUIS_COURTIER]:
+        base = threshold_holding_value(mine, printed, gift) if held else 0.0
+        base_slope = lead_chance_slope(lead, chance_lead, chance_lead_step) * 0.0 if held else 0.0
+        for extra in range(1, width):
+            row[extra] = threshold_holding_value(mine + extra, printed, gift) - base
+            slopes[extra] = lead_chance_slope(lead + extra, chance_lead, chance_lead_step) * 0.0 - base_slope
+        return
+    chance = win_chance_uncertain(lead, chance_lead, chance_lead_step, chance_tie)
+    chance_slope = lead_chance_slope(lead, chance_lead, chance_lead_step)
+    if courtier == state.game[LOUIS_COURTIER]:
+        crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
+        base = louis_holding_value(chance, mine, gift, value_marker, crown_bonus) if held else 0.0
+        base_slope = chance_slope * louis_stake(mine, gift, value_marker, crown_bonus) if held else 0.0
+        for extra in range(1, width):
+            chance = win_chance_uncertain(lead + extra, chance_lead, chance_lead_step, chance_tie)
+            chance_slope = lead_chance_slope(lead + extra, chance_lead, chance_lead_step)
+            row[extra] = louis_holding_value(chance, mine + extra, gift, value_marker, crown_bonus) - base
+            slopes[extra] = chance_slope * louis_stake(mine + extra, gift, value_marker, crown_bonus) - base_slope
+        return
+    fallback = majority_fallback(mode, printed, gift, params[VALUE_GOLD])
+    base = majority_holding_value(chance, mine, gift, value_marker, fallback) if held else 0.0
+    base_slope = chance_slope * majority_stake(mine, gift, value_marker, fallback) if held else 0.0
+    for extra in range(1, width):
+        chance = win_chance_uncertain(lead + extra, chance_lead, chance_lead_step, chance_tie)
+        chance_slope = lead_chance_slope(lead + extra, chance_lead, chance_lead_step)
+        row[extra] = majority_holding_value(chance, mine + extra, gift, value_marker, fallback) - base
+        slopes[extra] = chance_slope * majority_stake(mine + extra, gift, value_marker, fallback) - base_slope
 
 
 @game_kernel
@@ -325,7 +493,7 @@ def prepare_gift_values(state, data, player, params):
     during the phase (§4.2), so neither do these values; each turn then needs only the holding
     values."""
     needed = state.scratch_needed
-    needed_tokens(state, data, player, needed)
+    bot_needed_tokens(state, data, player, params, needed)
     fill_gift_values(data, needed, params, state.phase_gifts[player])
     state.phase_markers[player, :, :] = -1  # no holding gains kept yet
 
@@ -361,25 +529,43 @@ def phase_influence_gains(state, data, player, params):
         n_stale += 1 if changed else 0
         kept_for[courtier, 0] = mine
         kept_for[courtier, 1] = others
-    for index in range(n_stale):
-        courtier = stale[index]
-        # columns up to this turn's longest placement only: the DB-PLACE4 use that makes it
-        # 4 can only be spent during the phase, so later turns never read further
-        if safety > 0.0:
-            courtier_holding_gains(state, data, player, courtier, kept_for[courtier, 0], kept_for[courtier, 1],
-                                   gifts[courtier], params, 0.0, kept[courtier], longest + 1, slopes[courtier])
-        else:
-            courtier_holding_gains(state, data, player, courtier, kept_for[courtier, 0], kept_for[courtier, 1],
-                                   gifts[courtier], params, 0.0, kept[courtier], longest + 1)
+    # columns up to this turn's longest placement only: the DB-PLACE4 use that makes it 4 can
+    # only be spent during the phase, so later turns never read further
     if safety > 0.0:
+        for index in range(n_stale):
+            courtier = stale[index]
+            courtier_holding_gains_and_slopes(state, data, player, courtier, kept_for[courtier, 0],
+                                              kept_for[courtier, 1], gifts[courtier], params, kept[courtier],
+                                              slopes[courtier], longest + 1)
         certainty = lead_certainty(others_turns_left(state, player), state.game[N_PLAYERS], safety)
-        gains = state.scratch_gains
+        add_influence_noise_at_certainty(state, player, params, kept, slopes, certainty, state.scratch_gains,
+                                         longest)
+    else:
+        for index in range(n_stale):
+            courtier = stale[index]
+            courtier_holding_gains_uncertain(state, data, player, courtier, kept_for[courtier, 0],
+                                             kept_for[courtier, 1], gifts[courtier], params, kept[courtier],
+                                             longest + 1)
+        add_influence_noise(state, player, params, kept, state.scratch_gains, longest)
+
+
+@game_kernel
+def add_influence_noise_at_certainty(state, player, params, kept, slopes, certainty, gains, longest):
+    """``add_influence_noise`` of the gains at ``certainty`` (kept + certainty x slopes), in one
+    pass: the same sums in the same order as adding the certainty first."""
+    noise = params[NOISE]
+    if noise > 0.0:
+        jitter = state.scratch_jitter
+        draw_uniforms(state.streams, bot_rng_source(player), jitter)
+        for courtier in range(C.N_COURTIERS):
+            shift = noise * jitter[courtier]
+            gains[courtier, 0] = kept[courtier, 0] + certainty * slopes[courtier, 0]
+            for extra in range(1, longest + 1):
+                gains[courtier, extra] = (kept[courtier, extra] + certainty * slopes[courtier, extra]) + shift
+    else:
         for courtier in range(C.N_COURTIERS):
             for extra in range(longest + 1):
                 gains[courtier, extra] = kept[courtier, extra] + certainty * slopes[courtier, extra]
-        add_influence_noise(state, player, params, gains, gains, longest)
-    else:
-        add_influence_noise(state, player, params, kept, state.scratch_gains, longest)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -436,7 +622,7 @@ def score_listed_turns(state, data, player, moves, n_moves, params, scores):
     """scores[i]: the greedy's score of listed influence turn i, as ``choose_influence_move``
     but without its noise (the search bot ranks its candidates with it)."""
     needed = state.scratch_needed
-    needed_tokens(state, data, player, needed)
+    bot_needed_tokens(state, data, player, params, needed)
     fill_gift_values(data, needed, params, state.scratch_gifts)
     longest = 4 if state.uses_left[player, C.DB_PLACE4] > 0 else 3
     gains = state.scratch_gains[:, :longest + 1]
@@ -453,7 +639,7 @@ def greedy_influence_move(state, data, player, moves, n_moves, params):
     """The greedy's influence turn among the ``n_moves`` listed ones: the best score of
     ``listed_turn_score``, with the gains' noise."""
     needed = state.scratch_needed
-    needed_tokens(state, data, player, needed)
+    bot_needed_tokens(state, data, player, params, needed)
     fill_gift_values(data, needed, params, state.scratch_gifts)
     longest = influence_gains(state, data, player, params, state.scratch_gifts)
     gains = state.scratch_gains[:, :longest + 1]
@@ -668,7 +854,7 @@ def payment_cost(option, needed, params):
 def greedy_mission_play(state, data, player, options, n_options, params):
     """§4.5 step 1: the (card, payment) whose tokens are worth least to it."""
     needed = state.scratch_needed
-    needed_tokens(state, data, player, needed)
+    bot_needed_tokens(state, data, player, params, needed)
     best = -1
     best_cost = 1e18
     for index in range(n_options):
@@ -855,7 +1041,7 @@ def greedy_mission_swap(state, data, player, params, chosen):
 def greedy_token_to_return(state, data, player, params):
     """§4.5 step 5: the token worth least to it."""
     needed = state.scratch_needed
-    needed_tokens(state, data, player, needed)
+    bot_needed_tokens(state, data, player, params, needed)
     worst = -1
     worst_value = 1e18
     for kind in range(C.N_TOKENS):

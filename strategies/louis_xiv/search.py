@@ -70,27 +70,13 @@ Randomness and reproducibility: one draw per searched decision from the seat's o
 stream (``SOURCE_SEARCH + seat``, constants.py) keys all its rollouts, so the real game's other
 streams are untouched and results are identical across chunkings.
 
-Avoiding a compiled recursion: the rollout plays the game loop, whose decision dispatcher would
-call the search again (choose_influence_turn -> search -> rollout -> game loop ->
-choose_influence_turn); numba cannot load such a mutual recursion from its cache (it segfaults).
-The rollout therefore plays *rollout copies* of the game-loop functions on the path from the
-chunk kernel to that dispatcher (``influence_phase``, ``influence_turns``, ``take_influence_turn``,
-``choose_influence_turn``; ``rollout_copy``: the same code with its own dispatcher and cache
-entry, calling the other copies), and in the copy of ``choose_influence_turn`` the search bot's
-branch is the greedy. The round loop above them (``play_rounds_from``) is not copied: a rollout
-plays its later rounds in ``finish_game`` (``resources_phase``, the copy of ``influence_phase``,
-``finish_round``, none of which is compiling when the search is), so that it can stop after any
-round. Everything below (phases, rules, greedy decisions) is shared: compiled once, for the one
-state type.
-
-Why copies and not only a second state type (as sim/heads_of_state does with its rollout
-context): the search is compiled while the real game loop is still compiling, and numba compiles
-a call to a function that is still compiling -- even for another type -- as a "recursive" call,
-linked later by a symbol name. Measured here, those links failed ("aborted due to unresolved
-symbol": the name carries the caller's compile flags, which numba changes in functions that
-inline a helper), and they cannot be restored from the cache either. With the copies no compiled
-function is ever called while it is compiling, and a second state type would only compile the
-whole game loop twice (measured: cold compile 45 s -> 140 s CPU with ``LouisRolloutState``).
+Compilation: the rules' dispatcher (decide.choose_influence_turn) calls
+:func:`search_influence_turn` through the address of its compiled entry, which the engine looks
+up only for a chunk with a search bot (sim/core/compiled_calls.py): the game loop of every other
+chunk neither compiles nor links the search, and the compiled call graph has no cycle
+dispatcher -> search -> rollout -> dispatcher, which numba's cache could not reload. A rollout
+plays the same rules functions as the game loop (the influence turns, the end of the phase,
+``finish_round``), with greedy bots in every seat, so it never asks for a search itself.
 
 Compilation: :func:`search_influence_turn` and its helpers allocate (the rollout state and
 buffers, once per decision), so they are ``allocating_kernel``s, compiled with numba's reference
@@ -99,10 +85,9 @@ rollouts themselves (:func:`run_rollouts` down) allocate nothing and are ``game_
 ``rollout`` and ``finish_game`` are inlined into ``run_rollouts``, as every compiled function that
 calls the game loop re-optimizes all of it when it is finalized (compile time).
 """
-import types
-
 import numpy as np
 
+from sim.core.compiled_calls import compiled_entry
 from sim.core.determinization import (best_rows, count_opponents_hands, count_unseen_cards, deal_opponents_hands,
                                       deal_unseen_cards, pool_from_counts, rekey_streams)
 from sim.core.kernels import allocating_kernel, copy_into, copy_into_2d, game_kernel, inline_game_kernel
@@ -110,11 +95,11 @@ from sim.core.random_streams import next_u64, pick_by_counts, shuffle
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import tables as R
 from sim.louis_xiv.data import GOLD_CARDS_USED, ROUNDS
-from sim.louis_xiv.decisions import MOVE_CAPACITY, MOVE_WIDTH, OPTION_CAPACITY, OPTION_WIDTH
-from sim.louis_xiv import influence
+from sim.louis_xiv.decisions import MOVE_CAPACITY, MOVE_WIDTH, OPTION_CAPACITY, OPTION_WIDTH, new_move_buffer
 from sim.louis_xiv.data import IMAGINARY_PLACEMENT
 from sim.louis_xiv.influence import (apply_move, end_of_phase_placement, imaginary_player_placement,
-                                     return_cards_and_reshuffle)
+                                     influence_phase, influence_turns, return_cards_and_reshuffle,
+                                     take_influence_turn)
 from sim.louis_xiv.kernel import finish_round
 from sim.louis_xiv.resources import resources_phase
 from sim.louis_xiv.scoring import end_of_game
@@ -122,8 +107,6 @@ from sim.louis_xiv.state import (IMAGINARY_ACTIVE, INFLUENCE_POSITION, INTRIGUE_
                                  N_PLAYERS, ROUND, START_SEAT, TRACE_ON, copy_state, hand_size,
                                  provisional_score, seat_order)
 from sim.louis_xiv.turn_options import list_turn_options
-import strategies.louis_xiv.decide as decide
-import strategies.louis_xiv.greedy as greedy
 from strategies.louis_xiv.decide import prepare_influence_phase
 from strategies.louis_xiv.greedy import needed_tokens, score_listed_turns, token_value_given
 from strategies.louis_xiv.parameters import (GREEDY, HALVING, HELD_WEIGHT, MAX_CANDIDATES, ROLLOUT_ROUNDS, ROLLOUTS,
@@ -133,30 +116,14 @@ from strategies.louis_xiv.parameters import (GREEDY, HALVING, HELD_WEIGHT, MAX_C
                                              VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD, VALUE_INTRIGUE_CARD,
                                              VALUE_MARKER)
 
-def rollout_copy(dispatcher, **replaced):
-    """A second compiled function (own dispatcher, own cache entry) with the same code as a
-    game-loop ``game_kernel``, whose calls to the functions named in ``replaced`` go to their
-    rollout copies instead (module docstring, "Avoiding a compiled recursion")."""
-    function = getattr(dispatcher, "py_func", dispatcher)   # a plain function under NUMBA_DISABLE_JIT
-    namespace = dict(function.__globals__)
-    namespace.update(replaced)
-    copy = types.FunctionType(function.__code__, namespace, function.__name__, function.__defaults__,
-                              function.__closure__)
-    copy.__qualname__ = function.__qualname__ + "_rollout"
-    copy.__doc__ = function.__doc__
-    copy.__module__ = function.__module__
-    return game_kernel(copy)
-
-
-# the game-loop functions that can be compiling when the search is compiled (the path from the
-# round loop down to the influence-turn dispatcher), as rollout copies calling one another
-rollout_choose_influence_turn = rollout_copy(decide.choose_influence_turn,
-                                             search_or_greedy=greedy.greedy_influence_turn)
-rollout_take_influence_turn = rollout_copy(influence.take_influence_turn,
-                                           choose_influence_turn=rollout_choose_influence_turn)
-rollout_influence_turns = rollout_copy(influence.influence_turns, take_influence_turn=rollout_take_influence_turn)
-rollout_influence_phase = rollout_copy(influence.influence_phase, influence_turns=rollout_influence_turns)
 N_COURTIER_COLUMNS = len(R.COURTIER_COLUMNS)
+
+
+def search_entry(state, data, rules, params):
+    """(address, type tag) of :func:`search_influence_turn` compiled for these types (or loaded
+    from numba's cache): what the engine stores in ``state.search_entry`` for a chunk with a
+    search bot (module docstring, "Compilation")."""
+    return compiled_entry(search_influence_turn, (state, data, rules, 0, new_move_buffer(), params[0]))
 
 
 @allocating_kernel
@@ -322,8 +289,8 @@ def finish_game(sim, data, rules, family, table, moves, options, courtier_rows, 
     for later in range(position + 1, sim.game[N_PLAYERS]):
         seat = seat_order(sim, later)
         if hand_size(sim, seat) >= 2:
-            rollout_take_influence_turn(sim, data, rules, seat, family[seat], table[seat], moves)
-    rollout_influence_turns(sim, data, rules, family, table, moves)
+            take_influence_turn(sim, data, rules, seat, family[seat], table[seat], moves)
+    influence_turns(sim, data, rules, family, table, moves)
     end_of_phase_placement(sim, data, family, table)
     if sim.game[IMAGINARY_ACTIVE] != 0 and data.numbers[IMAGINARY_PLACEMENT] != 0:
         imaginary_player_placement(sim, data)   # a variant's imaginary player places at the phase's end
@@ -334,7 +301,7 @@ def finish_game(sim, data, rules, family, table, moves, options, courtier_rows, 
     for later_round in range(round_number + 1, last_round + 1):
         sim.game[ROUND] = later_round
         resources_phase(sim, data, rules, family, table)
-        rollout_influence_phase(sim, data, rules, family, table, moves)
+        influence_phase(sim, data, rules, family, table, moves)
         row += finish_round(sim, data, rules, family, table, options, courtier_rows, row, later_round)
 
 

@@ -265,12 +265,48 @@ def test_summary_and_report_of_a_plain_file_expect_a_run_directory(tmp_path):
 def test_a_truncated_table_is_one_line_for_summary_and_report(louis_run, tmp_path, table):
     copy = tmp_path / "run"
     shutil.copytree(louis_run, copy)
-    path = copy / f"{table}.parquet"
+    path = copy / f"{table}.parquet" / "chunk-000000000000.parquet"      # the table's one part
     path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     message = f"{path}: not a complete Parquet file; run the same simulate/run command again to repair it"
     if table != "courtiers":  # the summary reads games and seats only
         assert_user_error(invoke("summary", copy), message)
     assert_user_error(invoke("report", copy, "-o", tmp_path / "r.html"), message)
+
+
+def test_a_users_file_in_a_table_directory_is_one_line_for_summary_report_and_simulate(louis_run, tmp_path):
+    copy = tmp_path / "run"
+    shutil.copytree(louis_run, copy)
+    (copy / "seats.parquet" / "notes.txt").write_text("mine")
+    assert_user_error(invoke("summary", copy), "seats.parquet holds files that are not parts of the table (notes.txt)")
+    assert_user_error(invoke("report", copy, "-o", tmp_path / "r.html"), "(notes.txt): move them away")
+    assert_user_error(invoke("simulate", "louis-xiv", "--players", 3, "--games", 12, "--out", copy),
+                      "seats.parquet holds files that are not parts of the run (notes.txt)")
+    assert (copy / "seats.parquet" / "notes.txt").read_text() == "mine"
+
+
+def test_summary_and_report_read_a_complete_run_of_an_earlier_build(louis_run, tmp_path):
+    """An earlier build merged every table into one file and recorded its checksum in run.yaml."""
+    import pyarrow.parquet as pq
+
+    from sim.core import results
+    from sim.core import run_manifest as manifests
+    copy = tmp_path / "run"
+    shutil.copytree(louis_run, copy)
+    before = invoke("summary", copy)
+    manifest = manifests.read_manifest(copy)
+    for table in manifest["config"]["tables"]:
+        merged = results.read_table(copy, table)
+        shutil.rmtree(copy / f"{table}.parquet")
+        pq.write_table(merged, copy / f"{table}.parquet", compression="zstd")
+        manifest["files"][f"{table}.parquet"] = {"rows": merged.num_rows,
+                                                 **results.file_digest(copy / f"{table}.parquet")}
+    shutil.rmtree(copy / "parts")
+    manifests.write_manifest(copy, manifest)
+    after = invoke("summary", copy)
+    assert after.exit_code == 0 and after.stdout.replace(str(copy), "") == before.stdout.replace(str(copy), "")
+    again = invoke("simulate", "louis-xiv", "--players", 3, "--games", 12, "--out", copy)
+    assert again.exit_code == 0 and "already holds this completed run" in again.stderr
+    assert invoke("report", copy, "-o", tmp_path / "r.html").exit_code == 0
 
 
 def test_report_to_a_path_that_cannot_be_written_is_one_line_before_any_work(louis_run, tmp_path, monkeypatch):

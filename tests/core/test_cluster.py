@@ -65,6 +65,9 @@ def test_a_simulation_on_a_local_cluster_writes_the_tables_of_jobs_1(cluster, tm
     courtsim(*common, "--jobs", "1", "--out", str(tmp_path / "local"))
     courtsim(*common, "--cluster", cluster.scheduler_address, "--out", str(tmp_path / "cluster"))
     assert same_tables(tmp_path / "local", tmp_path / "cluster")
+    for table in ("games", "seats", "courtiers"):      # this process wrote the parts, as the workers do
+        assert sorted(path.name for path in (tmp_path / "cluster" / f"{table}.parquet").iterdir()) == \
+            [f"chunk-{first:012d}.parquet" for first in range(0, 600, 100)]
 
 
 def test_every_worker_loads_the_kernels_once_before_its_first_chunk(cluster, tmp_path):
@@ -97,9 +100,9 @@ def test_a_worker_killed_during_a_cluster_run_has_its_chunk_played_again_and_the
 
             player = threading.Thread(target=play)
             player.start()
-            parts = tmp_path / "run" / "parts"
+            run_dir = tmp_path / "run"
             deadline = time.monotonic() + 300
-            while not any(parts.glob("*/chunk-*.parquet")) and time.monotonic() < deadline:
+            while not any(run_dir.glob("*.parquet/chunk-*.parquet")) and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert "result" not in outcome, "the run finished before a worker could be killed"
             victim = next(iter(watcher.run(os.getpid).values()))
@@ -127,15 +130,15 @@ def test_a_scheduler_that_goes_away_stops_the_run_with_its_chunks_kept_and_the_s
 
     player = threading.Thread(target=play)
     player.start()
-    parts = tmp_path / "run" / "parts"
+    parts = tmp_path / "run" / "games.parquet"       # the games table's parts, one per finished chunk
     deadline = time.monotonic() + 300
-    while len(list(parts.glob("games/chunk-*.parquet"))) < 2 and time.monotonic() < deadline:
+    while len(list(parts.glob("chunk-*.parquet"))) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     local_cluster.close()
     player.join(timeout=600)
     assert isinstance(outcome.get("error"), ClusterLost), outcome
     assert "run the same command again to resume" in str(outcome["error"])
-    kept = len(list(parts.glob("games/chunk-*.parquet")))
+    kept = len(list(parts.glob("chunk-*.parquet")))
     assert 2 <= kept < 20
     messages = []
     second_cluster = start_cluster()

@@ -112,7 +112,7 @@ def test_a_truncated_part_is_named_deleted_and_played_again(tmp_path, run):
     part.write_bytes(part.read_bytes()[:100])
     messages = []
     result = run(out_dir, n_games=50, chunk_size=10, log=messages.append)
-    assert any("games 10..19" in message and "parts/seats/chunk-000000000010.parquet" in message
+    assert any("games 10..19" in message and "seats.parquet/chunk-000000000010.parquet" in message
                and "truncated" in message for message in messages), messages
     assert result.chunks_reused == 2 and result.games_played == 30
     assert same_tables(out_dir, tmp_path / "reference")
@@ -154,12 +154,45 @@ def test_a_chunk_entry_of_another_run_is_not_trusted(tmp_path, run):
     assert any("another run" in message for message in messages)
 
 
-def test_a_completed_run_whose_table_was_changed_is_refused(tmp_path, run):
-    run(tmp_path / "run")
-    table = tmp_path / "run" / "seats.parquet"
-    table.write_bytes(table.read_bytes()[:-10])
-    with pytest.raises(ConfigError, match="seats.parquet changed since the run completed"):
-        run(tmp_path / "run")
+@pytest.mark.parametrize("damage", ["truncated", "one byte", "missing", "entry missing"])
+def test_a_completed_run_whose_part_was_damaged_names_it_and_plays_that_chunk_again(tmp_path, run, damage):
+    """A complete run is verified part by part against its chunks' entries (kept for this), as an
+    interrupted run is: a damaged part is named and only its chunk is played again."""
+    run(tmp_path / "reference")
+    out_dir = tmp_path / "run"
+    run(out_dir)
+    part = part_path(out_dir, "seats", 20)
+    if damage == "truncated":
+        part.write_bytes(part.read_bytes()[:-10])
+    elif damage == "one byte":
+        data = bytearray(part.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        part.write_bytes(bytes(data))
+    elif damage == "missing":
+        part.unlink()
+    else:
+        results.entry_path(out_dir, 20).unlink()
+    messages = []
+    result = run(out_dir, log=messages.append)
+    said = {"truncated": "seats.parquet/chunk-000000000020.parquet has", "one byte": "does not match its checksum",
+            "missing": "seats.parquet/chunk-000000000020.parquet is missing", "entry missing": "no finished entry"}
+    assert any("completed run" in message and "games 20..29" in message and said[damage] in message
+               for message in messages), messages
+    assert not result.already_complete and result.games_played == 10 and result.chunks_reused == 4
+    assert same_tables(out_dir, tmp_path / "reference")
+    assert yaml.safe_load((out_dir / "run.yaml").read_text())["files"] == \
+        yaml.safe_load((tmp_path / "reference" / "run.yaml").read_text())["files"]
+    assert run(out_dir).already_complete
+
+
+def test_a_completed_run_whose_entries_disagree_with_run_yaml_is_refused(tmp_path, run):
+    out_dir = tmp_path / "run"
+    run(out_dir)
+    manifest = manifests.read_manifest(out_dir)
+    manifest["files"]["seats.parquet"]["rows"] += 1
+    manifests.write_manifest(out_dir, manifest)
+    with pytest.raises(ConfigError, match=r"seats.parquet: the entries of its parts do not add up to run.yaml"):
+        run(out_dir)
 
 
 # ----------------------------------------------------------------------------- dead processes
@@ -249,11 +282,11 @@ def test_a_full_disk_is_one_line_and_keeps_every_finished_chunk(tmp_path, run, m
     real_write = results.write_bytes_atomically
     calls = {"n": 0}
 
-    def write_until_full(data, path):
+    def write_until_full(data, path, temporary=None):
         calls["n"] += 1
         if calls["n"] > 10:  # a chunk writes 2 entries and 3 parts: the third chunk finds the disk full
             raise OSError(errno.ENOSPC, "No space left on device")
-        real_write(data, path)
+        real_write(data, path, temporary)
     monkeypatch.setattr(results, "write_bytes_atomically", write_until_full)
     with pytest.raises(ConfigError, match="No space left on device; every finished chunk is kept"):
         run(tmp_path / "run", n_games=50, chunk_size=10)
@@ -276,16 +309,18 @@ def test_a_completed_rerun_leaves_no_temporary_file(tmp_path, run):
     assert result.already_complete
     assert not any(path.exists() for path in leftovers)
     assert (out_dir / ".my-notes.tmp").exists()
-    assert not (out_dir / PARTS_DIR).exists()
+    assert [path.name for path in (out_dir / PARTS_DIR).iterdir()] == [results.ENTRIES_DIR]   # the entries stay
 
 
 def test_a_resumed_run_removes_the_temporaries_of_killed_writers(tmp_path, run):
     out_dir = tmp_path / "run"
     interrupted(run, out_dir)
-    stale = part_path(out_dir, "seats", 30).with_name(".chunk-000000000030.parquet.999.tmp")
+    stale = out_dir / PARTS_DIR / "seats" / ".chunk-000000000030.parquet.999.tmp"   # where parts are written
+    stale.parent.mkdir(parents=True, exist_ok=True)
     stale.write_bytes(b"half")
     run(out_dir, n_games=50, chunk_size=10)
-    assert not (out_dir / PARTS_DIR).exists()
+    assert not stale.exists()
+    assert [path.name for path in (out_dir / PARTS_DIR).iterdir()] == [results.ENTRIES_DIR]
 
 
 def test_a_write_test_left_by_a_ctrl_c_is_removed_not_taken_for_a_users_file(tmp_path, run):
@@ -324,13 +359,15 @@ def test_overwrite_keeps_a_users_run_yaml_it_cannot_read(tmp_path, run):
 def test_overwrite_deletes_only_listed_parts(tmp_path, run):
     out_dir = tmp_path / "run"
     interrupted(run, out_dir)
+    old_hash = yaml.safe_load((out_dir / "run.yaml").read_text())["run_hash"]
     users = [out_dir / PARTS_DIR / "my-notes.txt", out_dir / PARTS_DIR / "seats" / "chunk-keep.parquet"]
     for path in users:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("a user's file")
     run(out_dir, seed=99, n_games=50, chunk_size=10, overwrite=True)
     assert all(path.read_text() == "a user's file" for path in users)
     assert not list((out_dir / PARTS_DIR).rglob("chunk-0*.parquet"))
-    assert not list((out_dir / PARTS_DIR).rglob("*.json"))
+    assert old_hash not in {run_directory.read_entry(out_dir, first)["run_hash"] for first in range(0, 50, 10)}
 
 
 @pytest.mark.parametrize("where", ["/", "home"])

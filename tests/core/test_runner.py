@@ -1,13 +1,17 @@
 """The batch runner: chunking, ordering, determinism across jobs/chunk sizes, resume, refusal."""
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
+import pandas as pd
+import polars as pl
 import pyarrow.parquet as pq
 import pytest
 import yaml
 
 from sim.core.engine import ConfigError
-from sim.core.results import PARTS_DIR, part_path, read_table
+from sim.core.results import ENTRIES_DIR, PARTS_DIR, part_path, read_table, table_path
 from sim.core.runner import Chunk, plan_chunks
 
 from .fake_engine import FakeEngine
@@ -36,7 +40,32 @@ def test_tables_are_complete_and_in_game_order(tmp_path, run):
     assert np.all(np.diff(tables["events"]["game_index"].to_numpy()) >= 0)
     assert result.rows == {table: tables[table].num_rows for table in TABLES}
     assert result.games_played == 45 and result.chunks_total == 5 and result.chunks_reused == 0
-    assert not (tmp_path / "run" / PARTS_DIR).exists()
+    # every table is a directory of one part per chunk and nothing else; the entries are kept
+    chunk_names = [f"chunk-{first:012d}" for first in range(0, 45, 10)]
+    for table in TABLES:
+        assert result.files[table] == table_path(tmp_path / "run", table)
+        assert sorted(path.name for path in table_path(tmp_path / "run", table).iterdir()) == \
+            [f"{name}.parquet" for name in chunk_names]
+    assert [path.name for path in (tmp_path / "run" / PARTS_DIR).iterdir()] == [ENTRIES_DIR]
+    assert sorted(path.name for path in (tmp_path / "run" / PARTS_DIR / ENTRIES_DIR).iterdir()) == \
+        [f"{name}.json" for name in chunk_names]
+    assert sorted(path.name for path in (tmp_path / "run").iterdir()) == \
+        sorted([".courtsim.lock", PARTS_DIR, "run.yaml", *(f"{table}.parquet" for table in TABLES)])
+
+
+def test_run_yaml_describes_each_table_as_a_dataset(tmp_path, run):
+    result = run(tmp_path / "run", n_games=45, chunk_size=10)
+    manifest = yaml.safe_load((tmp_path / "run" / "run.yaml").read_text())
+    for table in TABLES:
+        record = manifest["files"][f"{table}.parquet"]
+        parts = sorted(table_path(tmp_path / "run", table).iterdir())
+        assert record["rows"] == result.rows[table] == manifest["rows"][table]
+        assert record["parts"] == len(parts) == 5
+        assert record["bytes"] == sum(path.stat().st_size for path in parts)
+        assert len(record["parts_sha256"]) == 64
+    assert "merge_seconds" not in manifest["timings"] and manifest["timings"]["finish_seconds"] < 5
+    run(tmp_path / "again", n_games=45, chunk_size=10)      # deterministic: the same record
+    assert yaml.safe_load((tmp_path / "again" / "run.yaml").read_text())["files"] == manifest["files"]
 
 
 def test_output_identical_whatever_jobs_and_chunk_size(tmp_path, run):
@@ -102,17 +131,27 @@ def test_chunk_missing_one_table_is_played_again(tmp_path, run):
 
 def test_same_completed_run_again_does_nothing(tmp_path, run):
     run(tmp_path / "run")
-    before = (tmp_path / "run" / "games.parquet").stat().st_mtime_ns
+
+    def stamps():
+        return {str(path): path.stat().st_mtime_ns for path in sorted((tmp_path / "run").rglob("*"))
+                if path.name != ".courtsim.lock"}      # the lock is taken again
+    before = stamps()
     result = run(tmp_path / "run")
     assert result.already_complete and result.games_played == 0
-    assert (tmp_path / "run" / "games.parquet").stat().st_mtime_ns == before
+    assert stamps() == before
 
 
-def test_completed_run_with_a_missing_table_is_refused(tmp_path, run):
+def test_completed_run_with_a_missing_table_plays_its_chunks_again(tmp_path, run):
+    run(tmp_path / "reference")
     run(tmp_path / "run")
-    (tmp_path / "run" / "seats.parquet").unlink()
-    with pytest.raises(ConfigError, match="seats.parquet is missing"):
-        run(tmp_path / "run")
+    shutil.rmtree(tmp_path / "run" / "seats.parquet")
+    messages = []
+    result = run(tmp_path / "run", log=messages.append)
+    assert any("seats.parquet/chunk-000000000000.parquet is missing" in message for message in messages), messages
+    assert not result.already_complete and result.games_played == 45
+    for table, expected in read_all(tmp_path / "reference").items():
+        assert read_table(tmp_path / "run", table).equals(expected), table
+    assert run(tmp_path / "run").already_complete
 
 
 def test_refuses_a_different_run_in_the_same_directory(tmp_path, run):
@@ -189,30 +228,31 @@ def test_part_files_are_valid_parquet_while_running(tmp_path, run):
         run(out_dir, engine=FakeEngine(crash_at_game=12), n_games=20, chunk_size=10)
     part = pq.read_table(part_path(out_dir, "seats", 0))
     assert part.num_rows == 30
-    assert not list((out_dir / PARTS_DIR).rglob("*.tmp"))
+    assert not list(out_dir.rglob("*.tmp"))
 
 
 def write_part(path, game_indexes, modes):
     import pyarrow as pa
     path.parent.mkdir(parents=True, exist_ok=True)
-    table = pa.table({"game_index": pa.array(game_indexes, pa.int32()),
+    table = pa.table({"game_index": pa.array(game_indexes, pa.int64()),
                       "mode": pa.array(modes).dictionary_encode()})          # each part its own dictionary
     pq.write_table(table, path)
     return path
 
 
-def test_small_parts_merge_into_one_row_group_and_parts_of_a_row_group_or_more_stay_one_each(tmp_path, monkeypatch):
-    from sim.core import results
-    parts = [write_part(tmp_path / "parts" / "a.parquet", [0, 1], ["gold", "gold"]),
-             write_part(tmp_path / "parts" / "b.parquet", [2, 3, 4], ["influence", "gold", "mission"]),
-             write_part(tmp_path / "parts" / "c.parquet", [5], ["influence"])]
-    merged = tmp_path / "courtiers.parquet"
-    assert results.merge_parts(parts, merged) == 6
-    assert pq.ParquetFile(merged).num_row_groups == 1
-    table = pq.read_table(merged)
-    assert table["game_index"].to_pylist() == list(range(6))
-    assert table["mode"].to_pylist() == ["gold", "gold", "influence", "gold", "mission", "influence"]
-    monkeypatch.setattr(results, "MERGED_ROW_GROUP_ROWS", 2)
-    assert results.merge_parts(parts, merged) == 6
-    assert pq.ParquetFile(merged).num_row_groups == 3            # a, b, then c left over at the end
-    assert pq.read_table(merged)["mode"].to_pylist() == table["mode"].to_pylist()
+def test_a_directory_of_parts_reads_as_one_table_in_game_order_with_every_reader(tmp_path):
+    """What the reports rely on: polars, pyarrow and pandas read a table's directory as one table,
+    parts in name (= game) order, each part with its own dictionary of labels (none is empty)."""
+    directory = tmp_path / "courtiers.parquet"
+    write_part(directory / "chunk-000000000010.parquet", [10, 11, 12], ["influence", "gold", "mission"])
+    write_part(directory / "chunk-000000000000.parquet", [0, 1], ["gold", "gold"])
+    write_part(directory / "chunk-000000000013.parquet", [], [])
+    write_part(directory / "chunk-000000000020.parquet", [20], ["influence"])
+    modes = ["gold", "gold", "influence", "gold", "mission", "influence"]
+    games = [0, 1, 10, 11, 12, 20]
+    frame = pl.read_parquet(directory)
+    assert frame["game_index"].to_list() == games and frame["mode"].cast(pl.String).to_list() == modes
+    assert pl.scan_parquet(directory).filter(pl.col("mode") == "gold").select(pl.len()).collect().item() == 3
+    table = pq.read_table(directory)
+    assert table["game_index"].to_pylist() == games and table["mode"].to_pylist() == modes
+    assert pd.read_parquet(directory)["mode"].astype(str).tolist() == modes

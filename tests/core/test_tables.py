@@ -18,12 +18,12 @@ from sim.louis_xiv.engine import ENGINE as LOUIS_XIV
 from courtsim_runs import courtsim
 
 CHUNK_SIZE = 15
-GAMES = 2 * CHUNK_SIZE + 5          # three chunks: the parts must merge into one dictionary column
+GAMES = 2 * CHUNK_SIZE + 5          # three chunks: the parts must read as one dictionary column
 
 
 @pytest.fixture(scope="module")
 def chunked_runs(tmp_path_factory):
-    """Both games played in three chunks each (--chunk-size), merged into their tables."""
+    """Both games played in three chunks each (--chunk-size): three parts per table."""
     directory = tmp_path_factory.mktemp("chunked")
     runs = {}
     for game, bots in (("louis-xiv", "greedy,random,greedy"), ("heads-of-state", "random,greedy,random")):
@@ -68,12 +68,14 @@ def test_betrayals_card_type_holds_labels_such_as_assassin(chunked_runs):
     assert one_card["card_b"].null_count() == one_card.height       # one card played: no second card
 
 
-def test_parts_of_a_chunked_run_merge_into_one_dictionary_column(chunked_runs):
+def test_parts_of_a_chunked_run_read_as_one_dictionary_column(chunked_runs):
     import pyarrow.parquet as pq
     for game, table, column in (("louis-xiv", "courtiers", "mode"), ("heads-of-state", "betrayals", "card_type")):
         path = results.table_path(chunked_runs[game], table)
-        assert pq.ParquetFile(path).num_row_groups == 1                # three small parts, one row group
+        parts = results.table_files(path)
+        assert len(parts) == 3 and all(pq.ParquetFile(part).num_row_groups == 1 for part in parts)   # one per chunk
         assert pa.types.is_dictionary(pq.read_table(path).schema.field(column).type)
+        assert read(chunked_runs[game], table).schema[column] == pl.Categorical
         assert sorted(read(chunked_runs[game], "games")["game_index"].to_list()) == list(range(GAMES))
 
 

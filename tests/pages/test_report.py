@@ -98,6 +98,6 @@ def test_missing_and_incomplete_run_directories(louis_run, tmp_path):
     assert "\n" not in str(error.value)
     manifest["status"] = "complete"
     (copy / "run.yaml").write_text(yaml.safe_dump(manifest))
-    (copy / "courtiers.parquet").unlink()
+    shutil.rmtree(copy / "courtiers.parquet")          # the table: the directory of its parts
     with pytest.raises(ConfigError, match="courtiers.parquet is missing"):
         build_report(copy, tmp_path / "r.html", progress=False)

@@ -57,7 +57,9 @@ def run_copy(tiny_run, tmp_path) -> Path:
 # ----------------------------------------------------------------------------- the run's own files
 
 @pytest.mark.parametrize("name", ["run.yaml", "games.parquet", "seats.parquet", "courtiers.parquet",
-                                  "parts/report.html", "parts/games/chunk-000000000000.parquet"])
+                                  "games.parquet/chunk-000000000000.parquet", "seats.parquet/report.html",
+                                  "parts/report.html", "parts/chunks/chunk-000000000000.json",
+                                  "parts/games/chunk-000000000000.parquet"])
 def test_report_never_replaces_a_file_the_runs_manifest_lists(run_copy, name):
     before = digests(run_copy)
     line = one_error_line(invoke("report", run_copy, "-o", run_copy / name),
@@ -70,8 +72,8 @@ def test_report_never_replaces_a_file_the_runs_manifest_lists(run_copy, name):
 
 def test_report_never_replaces_another_runs_files(tiny_run, run_copy, tmp_path):
     before = digests(run_copy)
-    for name in ("run.yaml", "seats.parquet"):
-        one_error_line(invoke("report", tiny_run, "-o", run_copy / name), f"found {name}, a file of the run in")
+    for name, what in (("run.yaml", "a file"), ("seats.parquet", "a table")):
+        one_error_line(invoke("report", tiny_run, "-o", run_copy / name), f"found {name}, {what} of the run in")
     assert digests(run_copy) == before
 
 

@@ -40,7 +40,8 @@ def wait_until_held(directory: Path, process: subprocess.Popen, timeout: float =
 def parquet_tables(directory: Path) -> dict[str, pl.DataFrame]:
     """Every table a command left under ``directory`` (by relative path), parts excluded."""
     return {str(path.relative_to(directory)): pl.read_parquet(path)
-            for path in sorted(directory.rglob("*.parquet")) if "parts" not in path.relative_to(directory).parts}
+            for path in sorted(directory.rglob("*.parquet")) if "parts" not in path.relative_to(directory).parts
+            and not path.parent.name.endswith(".parquet")}      # a run's table: the directory of its parts
 
 
 def files_of(directory: Path) -> dict[str, float]:

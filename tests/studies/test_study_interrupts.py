@@ -29,7 +29,8 @@ def run(arguments: list[str]) -> float:
 def outcome(directory: Path) -> dict:
     """What a study leaves: every table (parts excluded) and, for tune-bot, the tuned bot's values."""
     found = {str(path.relative_to(directory)): pl.read_parquet(path)
-             for path in sorted(directory.rglob("*.parquet")) if "parts" not in path.relative_to(directory).parts}
+             for path in sorted(directory.rglob("*.parquet")) if "parts" not in path.relative_to(directory).parts
+             and not path.parent.name.endswith(".parquet")}      # a run's table: the directory of its parts
     bot = directory / "tuned_2p.yaml"
     if bot.is_file():
         found["tuned_2p.yaml"] = yaml.safe_load(bot.read_text())["parameters"]

@@ -69,7 +69,7 @@ def test_no_study_reads_back_a_file_it_wrote_and_its_cells_records_replay_them(t
     assert yaml.safe_load((cell / "variant.yaml").read_text())["set"] == {"start_gold": 4}
     courtsim("run", str(cell / "experiment.yaml"), "--out", str(tmp_path / "again"))
     assert pl.read_parquet(tmp_path / "again" / "seats.parquet").equals(pl.read_parquet(cell / "run" / "seats.parquet"))
-    assert (out["tune-bot"] / "cells" / "trial-0000" / "run" / "seats.parquet").is_file()
+    assert (out["tune-bot"] / "cells" / "trial-0000" / "run" / "seats.parquet").is_dir()     # its parts
 
 
 def test_a_sweep_plays_its_plan_whatever_its_cells_records_say(tmp_path):

@@ -140,7 +140,7 @@ def test_a_real_tuning_plays_each_candidate_as_a_sweep_cell(tmp_path):
                         space=[{"path": "start_gold", "range": {"from": 4, "to": 6, "step": 1}}])
     plan = tune_rules.plan_tuning(path)
     tune_rules.tune(plan, log=lambda message: None, progress=False)
-    assert (plan.out_dir / "cells" / "trial-0000-rung-0" / "run" / "seats.parquet").is_file()
+    assert (plan.out_dir / "cells" / "trial-0000-rung-0" / "run" / "seats.parquet").is_dir()
     assert not (plan.out_dir / "cells" / "trial-0000-rung-0" / "variant.yaml").exists()   # the printed rules first
     record = yaml.safe_load((plan.out_dir / tune_rules.PLAN_FILE).read_text())
     assert record["trials"]["complete"] == 2 and record["recommended"][0]["name"] == "printed"
@@ -162,7 +162,7 @@ def test_a_change_target_is_judged_on_the_paired_change_from_the_printed_rules_p
     tune_rules.tune(plan, log=lambda message: None, progress=False)
     cells = plan.out_dir / "cells"
     # the printed rules are played once per rung and once on fresh games, and are trial 0 themselves
-    assert (cells / "printed-rung-0" / "run" / "games.parquet").is_file()
+    assert (cells / "printed-rung-0" / "run" / "games.parquet").is_dir()
     assert not (cells / "trial-0000-rung-0").exists()
     record = yaml.safe_load((plan.out_dir / tune_rules.PLAN_FILE).read_text())
     estimates = pl.read_parquet(plan.out_dir / tune_rules.RECOMMENDED_TABLE).filter(
