@@ -4,7 +4,7 @@ import time
 
 from sim.core import warm_up
 from sim.core.runner import run_simulation
-from tests.core.fake_engine import FakeEngine
+from .fake_engine import FakeEngine
 
 
 class UncompiledEngine(FakeEngine):
