@@ -15,7 +15,7 @@ import polars as pl
 from reports.pages import toolkit, sections_common
 from reports.analysis import skill_ladder
 from reports.analysis.sensitivity_study import find_sensitivity_run
-from reports.pages import sections_skill_ladder
+from reports.pages import sections_game_arc, sections_skill_ladder
 from reports.pages.plots import FigureStore
 from reports.analysis.rundir import MANIFEST, Run, collect, game_frame, load_run, seat_frame
 from sim import registry
@@ -205,6 +205,8 @@ def write_report(run, output: Path, store: FigureStore, progress: bool, started:
     ladder = skill_ladder.ladder_of(run.manifest)
     if ladder is not None:  # a skill-ladder experiment: do the findings hold at every level?
         steps.insert(2, ("skill ladder", lambda: [sections_skill_ladder.ladder_section(ctx, ladder)]))
+    if run.has("standings"):   # the opt-in standings table: when are games decided? (issue 40)
+        steps.append(("game arc", lambda: [sections_game_arc.game_arc_section(ctx, run)]))
     steps.append((game.sections_step, lambda: game.sections().sections(run, ctx)))   # the game's own sections
     if sensitivity is not None:  # do the conclusions survive the component data the rulebook does not print?
         steps.append(("sensitivity verdicts", lambda: [sections_common.sensitivity_section(ctx, sensitivity, output)]))
