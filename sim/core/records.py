@@ -13,7 +13,7 @@ kernels compiled with ``_nrt=False`` can read them (``game_kernel``, sim/core/ke
 
 Define a record with ``define_array_record(name, fields, module_globals)``; it creates the
 StructRef type class ``<name>Type`` and the proxy class ``<name>`` in the calling module, so
-numba's cache can find both by name.
+numba's cache can find both by name. Then give it a cached constructor (``construct_with``).
 """
 from collections import namedtuple
 
@@ -97,6 +97,15 @@ def define_array_record(name, fields, module_globals):
     structref.define_proxy(proxy, type_class, list(fields))
     module_globals[name] = proxy
     return proxy, arrays_type
+
+
+def construct_with(record, constructor):
+    """Build ``record`` objects in Python with ``constructor``: a ``kernel`` (cached on disk)
+    ``def new_<record>(*arrays): return <Record>(*arrays)`` in the record's module. numba's own
+    constructor (``StructRefProxy.__new__``) is compiled anew in every process that makes one,
+    ~0.1-0.3 s per record type: every command, test process and joblib worker paid it."""
+    if not config.DISABLE_JIT:
+        record._StructRefProxy__numba_ctor = constructor
 
 
 def _payload(context, builder, typ, value):

@@ -20,7 +20,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError
 
 from sim.core.engine import ConfigError
-from sim.core.records import define_array_record
+from sim.core.kernels import kernel
+from sim.core.records import construct_with, define_array_record
 from sim.core.arguments import check_integer_in, integer_in, parse_bool
 from sim.core.yaml_files import found_text, key_error_line, load_yaml_file, validation_error_line
 from sim.heads_of_state.state import (COUNTRY_NAMES, MAX_PLAYERS, N_ATTRIBUTES,
@@ -73,6 +74,15 @@ DATA_FIELDS = (
     "hex_key_base",
 )
 HosData, HosDataArrays = define_array_record("HosData", DATA_FIELDS, globals())
+
+
+@kernel
+def new_hos_data_record(*arrays):
+    """A HosData from its arrays, compiled once and cached (records.construct_with: why)."""
+    return HosData(*arrays)
+
+
+construct_with(HosData, new_hos_data_record)
 
 
 class _Model(BaseModel):

@@ -5,8 +5,8 @@ is 1; the kernel never builds strings. ``EVENT_FORMATS`` (Python) says how to pr
 The chunk context ``Ctx`` is an array record (sim/core/records.py), passed to
 every kernel as one pointer.
 """
-from sim.core.kernels import game_kernel
-from sim.core.records import define_array_record
+from sim.core.kernels import game_kernel, kernel
+from sim.core.records import construct_with, define_array_record
 
 (EV_GAME_START, EV_ROUND_START, EV_TURN, EV_TAKE_DISPLAY, EV_TAKE_DECK, EV_REFRESH, EV_RAISE,
  EV_COURTESAN, EV_HEXAGON, EV_SQUARE, EV_LARGE, EV_BTAKE_DISPLAY, EV_BTAKE_DECK, EV_BPLAY,
@@ -43,6 +43,15 @@ CTX_FIELDS = (
     "fwork",       # float64[WORK_WIDTH] scratch
 )
 Ctx, CtxArrays = define_array_record("Ctx", CTX_FIELDS, globals())
+
+
+@kernel
+def new_context_record(*arrays):
+    """A Ctx from its arrays, compiled once and cached (records.construct_with: why)."""
+    return Ctx(*arrays)
+
+
+construct_with(Ctx, new_context_record)
 
 
 # scratch rows of Ctx.work (W_PLAN_*: the Q8 deferred refill plan search, refill_plan.py)

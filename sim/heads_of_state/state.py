@@ -20,7 +20,7 @@ point) are ``kernel`` functions; ``new_state`` builds the record in Python.
 import numpy as np
 
 from sim.core.kernels import copy_into, copy_into_2d, copy_into_3d, game_kernel, kernel
-from sim.core.records import define_array_record
+from sim.core.records import construct_with, define_array_record
 
 # --- ranks (rules §1.2), index 0 = baron ... 6 = king -------------------------------------
 RANK_NAMES = ("baron", "count", "earl", "margrave", "duke", "archduke", "king")
@@ -132,6 +132,15 @@ STATE_FIELDS = (
     "streams",       # uint64[N_RNG_SOURCES, 2] counter-based random streams
 )
 HosState, HosStateArrays = define_array_record("HosState", STATE_FIELDS, globals())
+
+
+@kernel
+def new_hos_state_record(*arrays):
+    """A HosState from its arrays, compiled once and cached (records.construct_with: why)."""
+    return HosState(*arrays)
+
+
+construct_with(HosState, new_hos_state_record)
 
 
 def new_state(data):

@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from sim.core.engine import ConfigError
 from sim.core.arguments import integer_in
 from sim.core.yaml_files import load_yaml_file, validation_error_line
-from sim.core.records import define_array_record
+from sim.core.kernels import kernel
+from sim.core.records import construct_with, define_array_record
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.rules import N_SWITCHES, SWITCH_INDEX, SWITCHES, switch_number
 
@@ -345,6 +346,15 @@ DATA_FIELDS = (
     "extra_start_markers",  # int64[5, 4]: the same, extra markers in the own supply
 )
 LouisData, LouisDataArrays = define_array_record("LouisData", DATA_FIELDS, globals())
+
+
+@kernel
+def new_louis_data_record(*arrays):
+    """A LouisData from its arrays, compiled once and cached (records.construct_with: why)."""
+    return LouisData(*arrays)
+
+
+construct_with(LouisData, new_louis_data_record)
 
 
 def load_game_file(path: str | Path | None = None, overrides: dict | None = None,

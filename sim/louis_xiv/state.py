@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.core.kernels import inline_game_kernel, kernel
 from sim.core.random_streams import new_streams
-from sim.core.records import define_array_record
+from sim.core.records import construct_with, define_array_record
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.data import POINTS_PER_COAT, POINTS_PER_MISSION
@@ -98,6 +98,15 @@ STATE_FIELDS = (
                           # for a chunk with a search bot, 0 otherwise (sim/core/compiled_calls.py)
 )
 LouisState, LouisStateArrays = define_array_record("LouisState", STATE_FIELDS, globals())
+
+
+@kernel
+def new_louis_state_record(*arrays):
+    """A LouisState from its arrays, compiled once and cached (records.construct_with: why)."""
+    return LouisState(*arrays)
+
+
+construct_with(LouisState, new_louis_state_record)
 
 
 def new_state(data, trace_capacity=1):
