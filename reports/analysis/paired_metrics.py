@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports.analysis import players, rundir
+from reports.analysis import game_arc, players, rundir
 from reports.analysis.rundir import collect
 from reports.analysis.metric import BALANCE, MEAN, POINTS, RATE, RATIO, TURNS, Metric  # noqa: F401  (the studies ask here)
 from sim import registry
@@ -108,11 +108,38 @@ def game_module(game: str):
     return registry.descriptor(game).metrics()
 
 
+ARC_METRICS = [
+    Metric("decided_at", "the share of the game played when it was decided (the winner's win probability "
+           "reaches 0.9 for good)", "arc", RATE, ("decided_at",)),
+    Metric("comeback_rate", "the share of comebacks (the winner's win probability was below 0.2)", "arc", RATE,
+           ("comeback",)),
+    Metric("turn_lead_changes", "lead changes per turn (the seats with the highest win probability change)", "arc",
+           RATE, ("lead_change_rate",)),
+    Metric("turn_drama", "drama per turn (the leader's win probability minus the winner's)", "arc", RATE,
+           ("turn_drama",)),
+]
+
+
+def arc_components(run: rundir.Run, n_players: int) -> pl.LazyFrame | None:
+    """The game arc's per-game values (reports.analysis.game_arc, from the run's own win-probability
+    model) as components, for a run with a standings table; None without one."""
+    if not game_arc.has_standings(run):
+        return None
+    arc = game_arc.per_game(run)
+    if arc.is_empty():
+        return None
+    return arc.lazy().filter(pl.col("n_players") == n_players).select(
+        "game_index", "decided_at", pl.col("comeback").cast(pl.Float64), "lead_change_rate",
+        pl.col("drama").alias("turn_drama"))
+
+
 def declared_metrics(game: str, players: list[int], bots: list[str]) -> list[Metric]:
-    """Every metric of a comparison of ``game`` at these player counts (no data needed)."""
+    """Every metric of a comparison of ``game`` at these player counts (no data needed; the game
+    arc's only where the arms record standings)."""
     found: dict[str, Metric] = {}
     for n_players in players:
-        for metric in common_metrics(game, n_players, bots) + game_module(game).paired_mechanics_metrics(n_players):
+        for metric in (common_metrics(game, n_players, bots) + game_module(game).paired_mechanics_metrics(n_players)
+                       + ARC_METRICS):
             found.setdefault(metric.name, metric)
     return list(found.values())
 
@@ -127,6 +154,10 @@ def per_game(run_dirs: list, n_players: int, bots: list[str]) -> tuple[pl.DataFr
         module = game_module(run.game)
         frame = frame.join(module.paired_mechanics(run, n_players), on="game_index", how="left")
         metrics = metrics + module.paired_mechanics_metrics(n_players)
+        arc = arc_components(run, n_players)
+        if arc is not None:
+            frame = frame.join(arc, on="game_index", how="left")
+            metrics = metrics + ARC_METRICS
         frames.append(frame)
     columns = sorted({component for metric in metrics for component in metric.components})
     table = collect(pl.concat(frames, how="diagonal_relaxed")).sort("game_index")

@@ -34,7 +34,7 @@ TEMPLATE = "comparison.html.j2"
 REAL, NOT_RESOLVED, SMALLER = "real", "not resolved", "smaller than the margin"
 VERDICTS = (REAL, NOT_RESOLVED, SMALLER)
 VERDICT_COLOURS = {REAL: "#c23b22", NOT_RESOLVED: "#e69f00", SMALLER: "#8c8c8c"}
-GROUPS = ("seats", "bots", "scores", "outcome", "mechanics")
+GROUPS = ("seats", "bots", "scores", "outcome", "arc", "mechanics")
 MAX_HEADLINES = 12
 # A description longer than this reads badly as the subject of a headline: the name is used.
 SUBJECT_LENGTH = 80

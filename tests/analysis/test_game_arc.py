@@ -306,3 +306,20 @@ def test_the_arc_reads_the_standings_in_slices_of_games(standings_run, monkeypat
     monkeypatch.setattr(ga, "STANDINGS_ROWS_PER_SLICE", 20000)
     ga.per_game(load_run(standings_run))
     assert any("standings" in plan or "PYTHON SCAN" in plan for plan in checked_collect)
+
+
+def test_a_comparison_reads_the_game_arc_per_game_from_arms_that_record_standings(standings_run, louis_run):
+    """decided-at, comeback rate, turn-level lead changes and drama are paired metrics: one
+    component per game, the same values as the arc's own, present only where standings are."""
+    from reports.analysis import paired_metrics
+
+    bots = ["greedy", "random"]
+    table, metrics = paired_metrics.per_game([standings_run], 4, bots)
+    names = {metric.name for metric in metrics}
+    assert {"decided_at", "comeback_rate", "turn_lead_changes", "turn_drama"} <= names
+    arc = ga.per_game(load_run(standings_run))
+    assert table["decided_at"].to_list() == arc["decided_at"].to_list()
+    assert table["comeback"].to_list() == arc["comeback"].cast(pl.Float64).to_list()
+    without, metrics_without = paired_metrics.per_game([louis_run], 4, bots)
+    assert "decided_at" not in {metric.name for metric in metrics_without} and "decided_at" not in without.columns
+    assert "decided_at" in {metric.name for metric in paired_metrics.declared_metrics("louis-xiv", [4], bots)}
