@@ -334,6 +334,8 @@ DATA_FIELDS = (
     "intrigue_cards",       # int64[n_intrigue_cards]: courtier per card
     "token_count",          # int64[5]
     "mission_colour",       # int64[n_missions]
+    "mission_colour_start", # int64[N_MISSION_COLOURS + 1]: the cards of colour c are
+                            # mission_colour_start[c] .. mission_colour_start[c + 1] - 1 (grouped by colour)
     "mission_ability",      # int64[n_missions]
     "mission_cost",         # int64[n_missions, 2]: token kind or ANY_TOKEN
     "mission_names_tokens", # int64[n_missions]: bit k set if the cost names token kind k (not a
@@ -492,6 +494,8 @@ def to_kernel_data(model: LouisXIVFile) -> LouisData:
         intrigue_cards=ints(intrigue_cards),
         token_count=ints([token.count for token in model.tokens]),
         mission_colour=ints([colour for colour, _ in missions]),
+        mission_colour_start=ints(np.searchsorted([colour for colour, _ in missions],
+                                                  np.arange(C.N_MISSION_COLOURS + 1))),
         mission_ability=ints([ability_index[m.ability] for _, m in missions]),
         mission_cost=ints(costs, (len(missions), 2)),
         mission_names_tokens=ints([sum({1 << kind for kind in cost if kind not in (C.ANY_TOKEN, C.CROWN)})

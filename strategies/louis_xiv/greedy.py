@@ -909,12 +909,11 @@ def deck_payability(state, data, player, colour):
     tokens still to collect), or in the last round only the cards payable now (no tokens come
     after it). Unseen: neither in his hand nor played by anyone (public, Q21); the deck holds
     some of them, the opponents' hands the others."""
-    mission_colour = data.mission_colour
     short_credit = 0.0 if state.game[ROUND] >= data.numbers[ROUNDS] else 0.5
     total = 0.0
     n_unseen = 0
-    for card in range(mission_colour.shape[0]):
-        if mission_colour[card] != colour or state.mission_hand[player, card] == 1:
+    for card in range(data.mission_colour_start[colour], data.mission_colour_start[colour + 1]):
+        if state.mission_hand[player, card] == 1:
             continue
         played = False
         for other in range(state.game[N_PLAYERS]):
