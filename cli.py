@@ -101,17 +101,22 @@ def simulate(
     variant: VariantOpt = None,
     overwrite: OverwriteOpt = False,
     cluster: ClusterOpt = None,
+    tables: Annotated[Optional[str], typer.Option(
+        "--tables", help="Comma-separated optional tables to write too, e.g. standings "
+                         "(courtsim tables GAME lists them).", show_default=False)] = None,
 ):
     """Play GAMES games and write every table to Parquet files in --out.
 
     Example: courtsim simulate louis-xiv --players 4 --games 20000 --jobs 2 --out runs/demo
     """
+    from sim.core.engine import with_optional_tables
     from sim.core.runner import run_simulation
     from sim.core.run_manifest import setup_provenance
 
     check_seed(seed, "--seed")
     check_jobs(jobs, "--jobs")
     engine, setup, seats = prepare_one_seating(game, players, bots, game_file, rule, variant)
+    setup = with_optional_tables(engine, setup, names_in(tables or ""), "--tables")
     out_dir = out if out is not None else Path("runs") / game
     with on_cluster(cluster):
         result = keeping_finished_chunks(out_dir, lambda: run_simulation(

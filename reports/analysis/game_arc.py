@@ -707,10 +707,18 @@ def plain_sentence(row) -> str:
     (95% CI 7–9%).\""""
     comebacks = 100 * row.comeback_rate
     digits = 0 if comebacks >= 10 else 1
+    comeback_part = (f"{comebacks:.{digits}f}% are comebacks (95% CI {100 * row.comeback_rate_low:.{digits}f}–"
+                     f"{100 * row.comeback_rate_high:.{digits}f}%).")
+    if row.decided_at_median >= 1.0:
+        # "decided by 100% of the game" says it badly: the winner's probability does not reach
+        # the threshold for good before the final standing in at least half of the games
+        quarter = (f"a quarter are decided by {percent(row.decided_at_q25)} of the game"
+                   if row.decided_at_q25 < 1.0 else "not even a quarter are decided earlier")
+        return (f"Half of {row.n_players}-player games are open until the end: the winner's win probability "
+                f"reaches {percent(DECIDED)} for good only at the final standing ({quarter}); " + comeback_part)
     return (f"Half of {row.n_players}-player games are decided by {percent(row.decided_at_median)} of the game "
             f"(95% CI {percent(row.decided_at_median_low).rstrip('%')}–{percent(row.decided_at_median_high)}); "
-            f"{comebacks:.{digits}f}% are comebacks (95% CI {100 * row.comeback_rate_low:.{digits}f}–"
-            f"{100 * row.comeback_rate_high:.{digits}f}%).")
+            + comeback_part)
 
 
 def calibration_sentence(calibration: Calibration) -> str:

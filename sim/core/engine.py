@@ -11,7 +11,7 @@ by (seed, game index, source) (see ``sim.core.random_streams``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -66,12 +66,16 @@ class GameSetup:
     # every rule switch, as plain data. A run is identified by it, never by a file name.
     resolved: dict = field(default_factory=dict)
     source: str = ""              # where the data came from (provenance only, not identity)
+    # the opt-in tables (engine.optional_tables) this run writes besides engine.tables; travels
+    # with the setup to every worker and cluster task, and is part of the run's identity
+    optional_tables: tuple[str, ...] = ()
 
 
 class GameEngine(Protocol):
     name: str                         # "louis-xiv"
     player_counts: tuple[int, ...]    # allowed numbers of players
     tables: tuple[str, ...]           # names of the tables play_chunk returns, e.g. ("games", "seats", "courtiers")
+    optional_tables: tuple[str, ...]  # tables written only on request (GameSetup.optional_tables), e.g. ("standings",)
 
     def load_setup(self, game_file: str | None = None, rule_overrides: dict | None = None) -> GameSetup:
         """Read and validate ``configs/games/<game>.yaml`` (or ``game_file``); raise ConfigError."""
@@ -85,8 +89,10 @@ class GameEngine(Protocol):
 
     def play_chunk(self, setup: GameSetup, n_players: int, bots: list[BotSeat], seed: int,
                    first_game: int, n_games: int) -> dict[str, dict[str, np.ndarray]]:
-        """Play games first_game .. first_game+n_games-1; return {table: {column: array}}.
-        Every table has a ``game_index`` column. One compiled call per chunk, no Python per game."""
+        """Play games first_game .. first_game+n_games-1; return {table: {column: array}}: every
+        table of ``tables`` and of ``setup.optional_tables``, the others' contents the same
+        whichever optional tables are asked for. Every table has a ``game_index`` column. One
+        compiled call per chunk, no Python per game."""
 
     def turns_per_game(self, tables: dict[str, dict[str, np.ndarray]]) -> np.ndarray:
         """The turns each game of a chunk's tables lasted, in game order (a bot's games per second
@@ -95,3 +101,32 @@ class GameEngine(Protocol):
     def replay(self, setup: GameSetup, n_players: int, bots: list[BotSeat], seed: int,
                game_index: int) -> str:
         """The readable step-by-step log of one game (identical to that game inside any run)."""
+
+
+def run_tables(engine, setup: GameSetup) -> tuple[str, ...]:
+    """The tables a run of ``setup`` writes: the engine's own, then the optional ones it asked for."""
+    return tuple(engine.tables) + tuple(setup.optional_tables)
+
+
+def with_optional_tables(engine, setup: GameSetup, names, where: str) -> GameSetup:
+    """``setup`` asking for the optional tables ``names`` (``--tables``, an experiment's
+    ``tables:``); ConfigError naming ``where`` for a table the engine cannot write on request."""
+    offered = tuple(getattr(engine, "optional_tables", ()))
+    chosen: list[str] = []
+    for name in names or ():
+        if name not in offered:
+            always = f" ({name} is always written)" if name in engine.tables else ""
+            raise ConfigError(f"{where}: expected one of {', '.join(offered) or 'no optional table'} for "
+                              f"{engine.name}, found {name!r}{always}")
+        if name not in chosen:
+            chosen.append(name)
+    return replace(setup, optional_tables=tuple(chosen))
+
+
+def rate_after_overflow(rate: int | None, needed: int, units: int) -> int:
+    """Rows per unit (e.g. per game seat) a variable-length buffer starts with once a chunk of
+    ``units`` needed ``needed`` rows, more than the rate estimated so far (``rate``; None: the
+    engine's estimate, already exceeded): 10% above that chunk's need, so that later chunks of
+    the same engine rarely play twice (the kernel counts past the buffer's end, and the engine
+    plays an overflowing chunk again with the exact count)."""
+    return max(rate or 0, int(1.1 * needed / units) + 1)

@@ -42,6 +42,9 @@ cap of its bots counts). ``skill_levels`` only labels the pool for the report
 and the match-ups must include every level's mirror (all seats of one level), from which the report
 checks its findings level by level.
 
+``tables: [standings]`` also writes the game's optional tables (``courtsim tables GAME`` lists
+them; ``simulate --tables``); the run's identity records them with the game's own tables.
+
 Each (player count, match-up, seating) is one runner :class:`~sim.core.runner.Cell` with its own
 block of game indices; the rows of the games and seats tables carry ``matchup`` (the bots of
 the match-up, in pool order, joined by `` vs ``) and ``seating`` (bot names in seat order).
@@ -60,7 +63,7 @@ from sim import registry
 from sim.core import run_manifest as manifests
 from sim.core import variants
 from sim.core.arguments import GAME_COUNT, JOBS, PLAYER_COUNT, SEED
-from sim.core.engine import GAME_INDEX_LIMIT, BotSeat, ConfigError, GameSetup
+from sim.core.engine import GAME_INDEX_LIMIT, BotSeat, ConfigError, GameSetup, run_tables, with_optional_tables
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell
 from sim.core.yaml_files import read_yaml_mapping, validate
 
@@ -100,6 +103,8 @@ class ExperimentFile(BaseModel):
         default_factory=dict, description="bot -> at most this many games for a match-up that includes it")
     skill_levels: Optional[list[Union[str, dict[str, Union[str, list[str]]]]]] = Field(
         None, min_length=2, description="the pool's bots as ordered skill levels, weakest first")
+    tables: list[str] = Field(default_factory=list, description="optional tables to write besides the game's own "
+                              "(e.g. [standings]; courtsim tables GAME lists them)")
 
     @field_validator("players")
     @classmethod
@@ -292,12 +297,15 @@ def experiment_config(experiment: ExperimentFile, engine, setup: GameSetup, bots
     bot resolved, every cell, the resolved rules. Not its description, jobs, cluster, out or file names."""
     return {
         "game": experiment.game,
+        # ``tables`` is recorded once, below, with the game's own tables (an experiment without it
+        # keeps the run_hash it had before the key existed)
         "experiment": experiment.model_dump(exclude={"jobs", "cluster", "out", "description", "game_file", "variant",
+                                                     "tables",
                                                      *(key for key in LADDER_KEYS if not getattr(experiment, key))}),
         "seed": int(experiment.seed),
         "n_games": int(sum(cell.n_games for cell in cells)),
         "chunk_size": int(chunk_size),
-        "tables": list(engine.tables),
+        "tables": list(run_tables(engine, setup)),
         "bots": [manifests.bot_record(bot) for bot in bots.values()],
         "cells": [{"players": cell.n_players, "first_game": cell.first_game, "n_games": cell.n_games,
                    **dict(cell.labels)} for cell in cells],
@@ -411,7 +419,8 @@ def resolve_pool(experiment: ExperimentFile, path: Path) -> tuple:
 def prepared(experiment: ExperimentFile, path: Path, engine, bots: dict[str, BotSeat],
              variant: variants.Variant | None, first_game: int):
     """(experiment, engine, setup, cells, config) of a checked experiment under ``variant``."""
-    setup = load_setup_with_rules(engine, experiment, path, variant)
+    setup = with_optional_tables(engine, load_setup_with_rules(engine, experiment, path, variant), experiment.tables,
+                                 f"{path}: key 'tables'")
     cells = plan_cells(experiment, bots, path, first_game)
     config = experiment_config(experiment, engine, setup, bots, cells, experiment.chunk_size)
     return experiment, engine, setup, cells, config

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.core.engine import BotSeat, ConfigError, GameSetup, run_tables
 from sim.core.results import write_bytes_atomically
 from sim.core.yaml_files import dump_yaml, load_yaml_file
 
@@ -116,7 +116,7 @@ def run_config(engine, setup: GameSetup, n_players: int, bots: list[BotSeat], se
         "seed": int(seed),
         "n_games": int(n_games),
         "chunk_size": int(chunk_size),
-        "tables": list(engine.tables),
+        "tables": list(run_tables(engine, setup)),
         "bots": [bot_record(bot, seat) for seat, bot in enumerate(bots)],
         "setup": setup_record(setup),
         **identity_versions(engine),

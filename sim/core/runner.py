@@ -39,7 +39,7 @@ from joblib.externals.loky.process_executor import TerminatedWorkerError
 from sim.core import cluster, locking, results, run_directory, warm_up
 from sim.core import run_manifest as manifests
 from sim.core.arguments import check_game_count, check_jobs
-from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup
+from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup, run_tables
 from sim.core.progress import games_progress
 
 DEFAULT_CHUNK_SIZE = 20_000
@@ -126,13 +126,14 @@ def label_columns(tables: dict[str, dict], cell: Cell) -> None:
 def play_chunk_tables(engine: GameEngine, setup: GameSetup, cell: Cell, seed: int, chunk: Chunk) -> dict:
     """Play one chunk: its tables as Arrow tables, labelled (what a cluster worker sends back)."""
     tables = engine.play_chunk(setup, cell.n_players, list(cell.bots), seed, chunk.first_game, chunk.n_games)
-    missing = set(engine.tables) - set(tables)
+    written = run_tables(engine, setup)
+    missing = set(written) - set(tables)
     if missing:
         raise ValueError(f"engine contract: play_chunk of {engine.name!r} did not return "
-                         f"tables {sorted(missing)} (declared in engine.tables)")
+                         f"tables {sorted(missing)} (declared in engine.tables or asked for in setup.optional_tables)")
     label_columns(tables, cell)
     return {table: results.columns_to_arrow(table, tables[table], chunk.first_game, chunk.n_games)
-            for table in engine.tables}
+            for table in written}
 
 
 def write_chunk_parts(out_dir: Path, run_hash: str, chunk: Chunk, arrow_tables: dict) -> dict[str, int]:
@@ -383,7 +384,7 @@ def run_cells_locked(engine: GameEngine, setup: GameSetup, cells: list[Cell], se
     manifest = open_run_directory(out_dir, config, overwrite, offers_overwrite)
     ensure_writable(out_dir)
     chunks = plan_cell_chunks(cells, chunk_size)
-    tables = tuple(engine.tables)
+    tables = run_tables(engine, setup)
     if manifest is not None:    # this same run: its table directories hold its parts, nothing else
         run_directory.refuse_foreign_table_files(
             out_dir, tables, run_directory.part_name_of_chunks(chunk.first_game for chunk in chunks))
@@ -490,7 +491,7 @@ def play_chunks_in_workers(engine: GameEngine, setup: GameSetup, cells: list[Cel
     fresh workers, up to MAX_WORKER_DEATHS times. Inside ``cluster.using_cluster`` the chunks
     are played on that Dask cluster instead (:func:`play_chunks_on_cluster`)."""
     already_done = total_games - sum(chunk.n_games for chunk in chunks)
-    tables = tuple(engine.tables)
+    tables = run_tables(engine, setup)
     client = cluster.active_client()
     if client is not None:
         play_chunks_on_cluster(client, engine, setup, cells, seed, chunks, out_dir, total_games,

@@ -37,7 +37,7 @@ WIN_DECIDED_BY_NAMES = ("score", "tiebreak", "shared")   # games.win_decided_by,
 class Column:
     """One declared column. ``labels[i]`` names code ``first_code + i``; ``type`` is the stored
     type: a numpy integer type (``int32``, ``int64``, ``uint64``; 0/1 flags are int32 and their
-    meaning says "1 if ..."), ``label`` (a coded column, stored as a dictionary of ``labels``) or
+    meaning says "1 if ..."), ``float32``, ``label`` (a coded column, stored as a dictionary of ``labels``) or
     ``string`` (names repeated on many rows, stored as a dictionary too)."""
     name: str
     type: str
@@ -197,6 +197,27 @@ def seat_label_columns() -> tuple[Column, ...]:
         Column("bot", "string", "bot name of this seat"),
         Column("matchup", "string", "the bots that met (\"a vs b vs c\")", only_in="experiments"),
         Column("seating", "string", "bot names in seat order, comma-separated", only_in="experiments"),
+    )
+
+
+STANDINGS_MEANING = ("one row per game, turn and seat: every seat's standing after each turn, after each round's "
+                     "end phases and after the end-of-game scoring; opt-in (--tables standings)")
+
+
+def standing_columns(turn: str, score: str, position_value: str) -> tuple[Column, ...]:
+    """Leading columns of every standings table (the opt-in ``standings``): ``turn`` says what a
+    turn is in the game, ``score`` and ``position_value`` how the game counts them. Rows are in
+    game order, all seats of a turn together; a game's last rows are its final standing."""
+    return (
+        Column("game_index", "int64", "game number within the run (0-based)"),
+        Column("turn", "int32", f"turns played so far in this game (1-based): a turn is {turn}; the row is the "
+               "position after it (round-end and final rows repeat the last turn's number)"),
+        Column("round", "int32", "round number (1-based)"),
+        seat_column("acting_seat", "seat whose turn it was", "a row written after the round's end phases or after "
+                    "the end-of-game scoring"),
+        Column("seat", "int32", "seat number (0-based) whose standing the row holds"),
+        Column("score", "int32", f"the seat's points so far: {score}"),
+        Column("position_value", "float32", f"the seat's position in points: {position_value}"),
     )
 
 

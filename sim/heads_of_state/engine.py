@@ -14,18 +14,18 @@ import numpy as np
 
 from sim import kernel_source_hash
 from sim.core.compiled_calls import compiled_entry
-from sim.core.engine import BotSeat, ConfigError, GameSetup
+from sim.core.engine import BotSeat, ConfigError, GameSetup, rate_after_overflow
 from sim.core.kernels import cached_on_disk
 from sim.core.table_schema import WIN_DECIDED_BY_NAMES, bot_column, declared_tables, placements
 from sim.heads_of_state import events as ev
-from strategies.heads_of_state.parameters import GREEDY, RANDOM, SEARCH
+from strategies.heads_of_state.parameters import GREEDY, RANDOM, SEARCH, default_params
 from sim.heads_of_state.data import DEFAULT_FILE, load_data
 from sim.heads_of_state.kernel import play_chunk_kernel
 from strategies.heads_of_state.search import search_choose
 from sim.heads_of_state.replay import decode_events
 from sim.heads_of_state.state import N_COUNTRIES, N_ROUNDS, new_state
 from sim.heads_of_state.tables import (BETRAYALS_COLUMNS, COUNTRY_COLUMNS, GAMES_COLUMNS, N_B, N_C, N_G, N_SE,
-                                       SEATS_COLUMNS, ZERO_BASED_ROUND_TABLES, table_name,
+                                       N_ST, SEATS_COLUMNS, STANDINGS_COLUMNS, ZERO_BASED_ROUND_TABLES, table_name,
                                        table_schemas)
 from strategies import heads_of_state as strategies
 
@@ -35,6 +35,11 @@ from strategies import heads_of_state as strategies
 # so the buffer starts at 48 per game (random bots average 31-41, greedy ~6) and, if a chunk
 # overflows, it is rerun once with the exact count (the kernel keeps counting past the end).
 BETRAYALS_PER_GAME = 48
+# Standings rows a chunk's buffer starts with, per game and seat: the turns of a game (§4; about 75
+# with greedy bots at 4 players, up to ~150 with random bots at 5) plus its 3 round ends and the
+# final row. A chunk that needs more is played again with the exact count (the kernel counts past
+# the end), and the engine's later chunks start from the rate that chunk needed.
+STANDING_ROWS_PER_SEAT = 100
 TRACE_CAPACITY = 1 << 16
 
 
@@ -72,6 +77,8 @@ class HeadsOfStateEngine:
     name = "heads-of-state"
     player_counts = (2, 3, 4, 5)
     tables = ("games", "seats", "betrayals", "country_scoring")
+    optional_tables = ("standings",)
+    standing_rows_per_seat = None     # learned from an overflowing chunk (rate_after_overflow)
 
     # ------------------------------------------------------------------------------------------
     default_game_file = DEFAULT_FILE
@@ -105,9 +112,11 @@ class HeadsOfStateEngine:
         searching = any(bot.family == SEARCH for bot in bots)
         return cached_on_disk(play_chunk_kernel, *([search_choose] if searching else []))
 
-    def make_ctx(self, setup, n_players, bots, n_games=1, betrayal_capacity=None, trace_capacity=0):
+    def make_ctx(self, setup, n_players, bots, n_games=1, betrayal_capacity=None, trace_capacity=0,
+                 standing_capacity=0):
         """The chunk context (rules, bots, scratch, output blocks) for ``play_chunk_kernel`` or for
-        calling single rule kernels from Python (tests, search bots)."""
+        calling single rule kernels from Python (tests, search bots); it records
+        ``standing_capacity`` standings rows when that is positive (standings.py)."""
         self._check(n_players, bots)
         family = np.array([b.family for b in bots], np.int64)
         params = np.zeros((n_players, strategies.N_PARAMETERS), np.float64)
@@ -123,17 +132,20 @@ class HeadsOfStateEngine:
             np.zeros((n_games, N_G), np.int64), np.zeros((n_games * n_players, N_SE), np.int64),
             np.zeros((betrayal_capacity, N_B), np.int64),
             np.zeros((n_games * N_ROUNDS * N_COUNTRIES, N_C), np.int64),
-            np.array([0, 0, 0, 1 if trace_capacity else 0, 0, 0, 0], np.int64),
+            np.array([0, 0, 0, 1 if trace_capacity else 0, 0, 0, 0, 1 if standing_capacity else 0, 0], np.int64),
             np.zeros(max(trace_capacity, 1), np.int64),
             np.zeros((ev.N_WORK_ROWS, ev.WORK_WIDTH), np.int64), np.zeros(ev.WORK_WIDTH, np.float64),
+            np.zeros((N_ST, max(standing_capacity, 1)), np.int32), np.zeros(max(standing_capacity, 1), np.float32),
+            default_params("search") if standing_capacity else np.zeros(1),
         ))
         if searching:
             context.counters[ev.K_SEARCH_FN], context.counters[ev.K_SEARCH_TAG] = search_entry(setup.data, context)
         return context
 
-    def _run(self, setup, n_players, bots, seed, first_game, n_games, trace_on=False):
+    def _run(self, setup, n_players, bots, seed, first_game, n_games, trace_on=False, standings=False):
         b_cap = max(16, BETRAYALS_PER_GAME * n_games)
         t_cap = TRACE_CAPACITY if trace_on else 0
+        s_cap = n_games * n_players * (self.standing_rows_per_seat or STANDING_ROWS_PER_SEAT) if standings else 0
         if n_games < 1:
             raise ConfigError(f"run: n_games: expected a positive number of games, found {n_games!r}")
         if not 0 <= int(seed) < 2**64:
@@ -141,7 +153,7 @@ class HeadsOfStateEngine:
         if not 0 <= int(first_game) < 2**62:
             raise ConfigError(f"run: first_game: expected a non-negative game index, found {first_game!r}")
         while True:
-            context = self.make_ctx(setup, n_players, bots, n_games, b_cap, t_cap)
+            context = self.make_ctx(setup, n_players, bots, n_games, b_cap, t_cap, s_cap)
             stuck = play_chunk_kernel(new_state(setup.data), setup.data, context, n_players, np.uint64(int(seed)),
                                       np.int64(first_game), np.int64(n_games))
             flags = context.counters[ev.K_OVERFLOW]
@@ -153,15 +165,31 @@ class HeadsOfStateEngine:
             if flags & ev.OVERFLOW_TRACE:
                 t_cap *= 4
                 continue
+            if context.counters[ev.K_STANDING_N] > s_cap:
+                s_cap = int(context.counters[ev.K_STANDING_N])   # exact need: rerun the chunk
+                self.standing_rows_per_seat = rate_after_overflow(self.standing_rows_per_seat, s_cap, n_games * n_players)
+                continue
             break
         if stuck:
             raise RuntimeError(f"heads-of-state: {stuck} game(s) exceeded the turn safety net")
         return context
 
     def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
-        context = self._run(setup, n_players, bots, seed, first_game, n_games)
+        recording = "standings" in setup.optional_tables
+        context = self._run(setup, n_players, bots, seed, first_game, n_games, standings=recording)
         nb = int(context.counters[ev.K_BETRAYAL_N])
-        return self.tables_of_chunk(setup, context.games, context.seats, context.betrayals[:nb], context.country, n_players, bots, seed)
+        tables = self.tables_of_chunk(setup, context.games, context.seats, context.betrayals[:nb], context.country,
+                                      n_players, bots, seed)
+        if recording:
+            tables["standings"] = self.standings_table(setup, context)
+        return tables
+
+    def standings_table(self, setup, context):
+        """The recorded standings rows as the declared table."""
+        n_rows = int(context.counters[ev.K_STANDING_N])
+        standings = {name: context.standings[index, :n_rows] for index, name in enumerate(STANDINGS_COLUMNS)}
+        standings["position_value"] = context.standing_values[:n_rows]
+        return declared_tables(self.table_schemas(setup), {"standings": standings})["standings"]
 
     def turns_per_game(self, tables) -> np.ndarray:
         """Turns started in the three rounds of each game (§4)."""

@@ -26,8 +26,10 @@ EVENT_NAMES = ("game_start", "round_start", "turn", "take_display", "take_deck",
 # K_SEARCH_FN / K_SEARCH_TAG: the address of the compiled search (search.search_choose) and the tag
 # of the types it was compiled for (sim/core/compiled_calls.py); set by engine.make_ctx when a search
 # bot plays, 0 otherwise (a rollout's context: its seats are all greedy).
-K_BETRAYAL_N, K_TRACE_N, K_OVERFLOW, K_TRACE_ON, K_FORCED, K_SEARCH_FN, K_SEARCH_TAG = range(7)
-N_COUNTERS = 7
+# K_STANDINGS_ON: 1 if the chunk records the opt-in standings table (0 in a rollout's context);
+# K_STANDING_N: its rows recorded, counted past the buffer's end (the engine then grows it and reruns).
+K_BETRAYAL_N, K_TRACE_N, K_OVERFLOW, K_TRACE_ON, K_FORCED, K_SEARCH_FN, K_SEARCH_TAG, K_STANDINGS_ON, K_STANDING_N = range(9)
+N_COUNTERS = 9
 OVERFLOW_BETRAYALS, OVERFLOW_TRACE, OVERFLOW_MOVES = 1, 2, 4
 
 CTX_FIELDS = (
@@ -41,6 +43,9 @@ CTX_FIELDS = (
     "trace",       # int64[capacity] event codes
     "work",        # int64[N_WORK_ROWS, WORK_WIDTH] scratch rows (kernels do not allocate)
     "fwork",       # float64[WORK_WIDTH] scratch
+    "standings",   # int32[tables.N_ST, capacity] the opt-in standings table column by column (standings.py)
+    "standing_values",      # float32[capacity] each standings row's position_value, as stored
+    "standing_parameters",  # float64[n_params] the search bot's default parameters (position_values)
 )
 Ctx, CtxArrays = define_array_record("Ctx", CTX_FIELDS, globals())
 

@@ -6,7 +6,7 @@ from sim.core.random_streams import ONE, draw_at, index_below, seed_streams, str
 from sim.heads_of_state.data import R_RANDOM_START_PLAYER
 from sim.heads_of_state.decks import build_character_decks, setup_betrayal_deck
 from sim.heads_of_state.events import (DISPLAYS_DEALT, EV_GAME_END, EV_GAME_START, EV_ROUND_START, EV_SCORE,
-                                       EV_STARTING_POINTS, K_TRACE_ON, trace, trace_displays)
+                                       EV_STARTING_POINTS, K_STANDINGS_ON, K_TRACE_ON, trace, trace_displays)
 from sim.heads_of_state.scoring import add_score, find_winners
 from sim.heads_of_state.state import (N_STATS, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, RNG_START_PLAYER,
                                       S_ACTIVE, S_GAME_INDEX, S_GAME_OVER, S_GAME_ROW, S_N_PLAYERS, S_ROUND,
@@ -16,6 +16,7 @@ from sim.heads_of_state.tables import (G_FIRST_START_SEAT, G_FIRST_WINNER, G_GAM
                                        SE_BOT_FAMILY, SE_CARDS, SE_GAME_INDEX, SE_IS_WINNER, SE_NOBLES_LOST,
                                        SE_RAISED, SE_SCORE, SE_SCORE_AFTER, SE_SCORE_SRC, SE_SEAT, SE_STATS,
                                        SE_TURNS)
+from sim.heads_of_state.standings import record_turn_standings
 from sim.heads_of_state.turn import play_turn
 
 MAX_TURNS = 5000   # safety net; a game has ~100-150 turns
@@ -71,10 +72,15 @@ def score_starting_points(state, data, context, n_players, start_seat):
 
 @game_kernel
 def play_game(state, data, context):
-    """Turns until the 1789 revolution card (§5.3: exactly three rounds). Returns False if the
-    safety net tripped (never expected)."""
+    """Turns until the 1789 revolution card (§5.3: exactly three rounds), with the standings
+    after each when the run asked for them (standings.py). Returns False if the safety net
+    tripped (never expected)."""
     for _ in range(MAX_TURNS):
+        acting_seat = state.scal[S_ACTIVE]
+        round_index = state.scal[S_ROUND]
         play_turn(state, data, context)
+        if context.counters[K_STANDINGS_ON] != 0:
+            record_turn_standings(state, data, context, acting_seat, round_index)
         if state.scal[S_GAME_OVER] != 0:
             return True
     return False

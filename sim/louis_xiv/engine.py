@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim import kernel_source_hash
-from sim.core.engine import BotSeat, ConfigError, GameSetup, seed_as_int64
+from sim.core.engine import BotSeat, ConfigError, GameSetup, rate_after_overflow, seed_as_int64
 from sim.core.kernels import cached_on_disk
 from sim.core.table_schema import bot_column, declared_tables, win_decided_by
 from sim.louis_xiv import constants as C
@@ -14,12 +14,18 @@ from sim.louis_xiv.decisions import new_move_buffer, new_option_buffer
 from sim.louis_xiv.kernel import play_chunk_kernel, play_game
 from sim.louis_xiv.replay import decode
 from sim.louis_xiv.rules import switch_settings
-from sim.louis_xiv.state import TRACE_LENGTH, new_state
+from sim.louis_xiv.state import STANDING_ROWS, TRACE_LENGTH, new_state
 from strategies import louis_xiv as bots_module
-from strategies.louis_xiv.parameters import SEARCH, default_parameters
+from strategies.louis_xiv.parameters import FAMILY_PARAMETERS, N_PARAMETERS, SEARCH, default_parameters
+from strategies.parameters import parameter_vector
 from strategies.louis_xiv.search import search_entry, search_influence_turn
 
 TRACE_CAPACITY = 20_000
+# Standings rows a chunk's buffer starts with, per game and seat: the influence turns of a game
+# (§4.2; about 70 with greedy bots at 4 players, 40 with random bots at 2) plus its round ends and
+# the final row. A chunk that needs more is played again with the exact count (the kernel counts
+# past the end), and the engine's later chunks start from the rate that chunk needed.
+STANDING_ROWS_PER_SEAT = 80
 
 
 def bot_arrays(bots: list[BotSeat]):
@@ -31,19 +37,32 @@ def bot_arrays(bots: list[BotSeat]):
     return families, params
 
 
-def state_for(setup, families, params, trace_capacity=1):
+def state_for(setup, families, params, trace_capacity=1, standing_capacity=0):
     """A game state for these bots: with the compiled search's entry when a search bot is seated
-    (strategies/louis_xiv/search.py, ``search_entry``), so that only such a chunk compiles it."""
-    state = new_state(setup.data, trace_capacity)
+    (strategies/louis_xiv/search.py, ``search_entry``), so that only such a chunk compiles it;
+    recording ``standing_capacity`` standings rows when that is positive (standings.py)."""
+    state = new_state(setup.data, trace_capacity, standing_buffers(standing_capacity) if standing_capacity > 0 else None)
     if SEARCH in families:
         state.search_entry[:] = search_entry(state, setup.data, setup.rules, params)
     return state
+
+
+def standing_buffers(capacity):
+    """(rows, values, parameters) of a state that records ``capacity`` standings rows: the
+    parameters are the search bot's defaults, which its position_value reads."""
+    search_defaults = parameter_vector(FAMILY_PARAMETERS["search"], None, N_PARAMETERS, "search")
+    # column by column, as the other result matrices (each column one contiguous block, handed out
+    # without a copy), but as a C-ordered [column, row] array: a recording-off state's one-row
+    # buffer then has the same array type, and both share one compiled game loop
+    return (np.zeros((len(R.STANDING_COLUMNS), capacity), np.int32), np.zeros(capacity, np.float32), search_defaults)
 
 
 class LouisXIVEngine:
     name = "louis-xiv"
     player_counts = (2, 3, 4)
     tables = ("games", "seats", "courtiers")
+    optional_tables = ("standings",)
+    standing_rows_per_seat = None     # learned from an overflowing chunk (rate_after_overflow)
 
     default_game_file = DEFAULT_GAME_FILE
 
@@ -80,6 +99,24 @@ class LouisXIVEngine:
 
     def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
         self._check(n_players, bots)
+        recording = "standings" in setup.optional_tables
+        seats = n_games * n_players
+        standing_capacity = seats * (self.standing_rows_per_seat or STANDING_ROWS_PER_SEAT) if recording else 0
+        while True:
+            state, matrices = self.play_chunk_matrices(setup, n_players, bots, seed, first_game, n_games,
+                                                       standing_capacity)
+            needed = int(state.standing_counts[STANDING_ROWS])
+            if needed <= standing_capacity:
+                break
+            standing_capacity = needed     # the buffer overflowed: play the chunk again with the exact count
+            self.standing_rows_per_seat = rate_after_overflow(self.standing_rows_per_seat, needed, seats)
+        tables = self.tables_of_chunk(setup, *matrices, seed, bots)
+        if recording:
+            tables["standings"] = self.standings_table(setup, state, needed)
+        return tables
+
+    def play_chunk_matrices(self, setup, n_players, bots, seed, first_game, n_games, standing_capacity=0):
+        """(final state, (game, seat, courtier result matrices)) of one compiled chunk call."""
         data = setup.data
         rows_per_game = int(data.numbers[ROUNDS]) * C.N_COURTIERS
         # column-major, so that each table column is one contiguous block that ``columns`` hands
@@ -88,10 +125,17 @@ class LouisXIVEngine:
         seat_rows = result_matrix(n_games * n_players, R.SEAT_COLUMNS)
         courtier_rows = result_matrix(n_games * rows_per_game, R.COURTIER_COLUMNS)
         families, params = bot_arrays(bots)
-        play_chunk_kernel(state_for(setup, families, params), data, setup.rules, n_players, seed_as_int64(seed), first_game, n_games,
+        state = state_for(setup, families, params, standing_capacity=standing_capacity)
+        play_chunk_kernel(state, data, setup.rules, n_players, seed_as_int64(seed), first_game, n_games,
                           families, params, new_move_buffer(), new_option_buffer(),
                           game_rows, seat_rows, courtier_rows)
-        return self.tables_of_chunk(setup, game_rows, seat_rows, courtier_rows, seed, bots)
+        return state, (game_rows, seat_rows, courtier_rows)
+
+    def standings_table(self, setup, state, n_rows):
+        """The recorded standings rows as the declared table."""
+        standings = {name: state.standings[index, :n_rows] for index, name in enumerate(R.STANDING_COLUMNS)}
+        standings["position_value"] = state.standing_values[:n_rows]
+        return declared_tables(self.table_schemas(setup), {"standings": standings})["standings"]
 
     def turns_per_game(self, tables) -> np.ndarray:
         """Influence turns (§4.2) of every seat of each game, summed."""

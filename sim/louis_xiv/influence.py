@@ -14,6 +14,7 @@ from sim.louis_xiv.data import (IMAGINARY_CARDS_REVEALED, IMAGINARY_LOUIS_CARD, 
 from sim.louis_xiv.data import RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT, RETRIEVE_JOKER_COUNT
 from sim.louis_xiv.turn_options import list_turn_options  # noqa: F401 - part of this phase's interface
 from sim.louis_xiv.setup import shuffle_influence_deck
+from sim.louis_xiv.standings import record_turn_standings, recording_standings
 from sim.louis_xiv.state import (GOLD_SPENT_SKIP, IMAGINARY_ACTIVE, INFLUENCE_POSITION, INFLUENCE_TURNS, LOUIS_COURTIER,
                                  MARKERS_PLACED, MARKERS_RETRIEVED, N_PLAYERS, PLACE_TURNS, RETRIEVE_TURNS,
                                  TRACE_ON, hand_size, seat_order, trace_event)
@@ -115,9 +116,12 @@ def influence_turns(state, data, rules, bot_family, bot_params, moves):
 
 @inline_game_kernel
 def take_influence_turn(state, data, rules, player, family, params, moves):
-    """One turn: the bot picks among the legal turns (turn_options.py), which is then played."""
+    """One turn: the bot picks among the legal turns (turn_options.py), which is then played;
+    the standings after it are recorded when the run asked for them (standings.py)."""
     choice = choose_influence_turn(state, data, rules, player, moves, family, params)
     apply_move(state, data, player, moves[choice], family, params)
+    if recording_standings(state):
+        record_turn_standings(state, data, player)
 
 
 @game_kernel

@@ -14,6 +14,7 @@ from sim.louis_xiv.missions import missions_phase
 from sim.louis_xiv.resources import resources_phase
 from sim.louis_xiv.scoring import bin_count, end_of_game, record_standing
 from sim.louis_xiv.setup import setup_game
+from sim.louis_xiv.standings import record_final_standings, record_round_end_standings, recording_standings
 from sim.louis_xiv.state import (EXHAUSTED_COATS, EXHAUSTED_GOLD, EXHAUSTED_TOKENS, FIRST_START_SEAT,
                                  N_PLAYERS, ROUND, START_SEAT, trace_event)
 
@@ -47,6 +48,8 @@ def finish_round(state, data, rules, bot_family, bot_params, options, courtier_r
     rows = evaluation_phase(state, data, rules, bot_family, bot_params, courtier_rows, row)
     missions_phase(state, data, rules, bot_family, bot_params, options)
     record_standing(state, data, round_number)
+    if recording_standings(state):
+        record_round_end_standings(state, data)
     if round_number < data.numbers[ROUNDS]:
         state.game[START_SEAT] = (state.game[START_SEAT] + 1) % state.game[N_PLAYERS]
     return rows
@@ -58,7 +61,10 @@ def play_game(state, data, rules, n_players, seed, game_index, bot_family, bot_p
     """One complete game: a pure function of (data, rules, bots, seed, game index)."""
     setup_game(state, data, rules, n_players, seed, game_index, trace_on)
     play_rounds(state, data, rules, bot_family, bot_params, moves, options, courtier_rows, first_row)
-    return end_of_game(state, data, rules, scores)
+    winner_mask, decided_by_tiebreak = end_of_game(state, data, rules, scores)
+    if recording_standings(state):
+        record_final_standings(state, data, scores)
+    return winner_mask, decided_by_tiebreak
 
 
 @game_kernel

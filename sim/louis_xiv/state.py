@@ -96,7 +96,16 @@ STATE_FIELDS = (
                           # bot with a late_lead_safety (the gains kept are at certainty 0)
     "search_entry",       # int64[2]: address and type tag of the compiled search, set by the engine
                           # for a chunk with a search bot, 0 otherwise (sim/core/compiled_calls.py)
+    # the opt-in standings table (sim/louis_xiv/standings.py): the chunk's rows, kept outside
+    # ``game`` because setup_game clears that for every game
+    "standings",          # int32[len(tables.STANDING_COLUMNS), capacity]: the table column by column
+    "standing_values",    # float32[capacity]: each row's position_value, as stored
+    "standing_counts",    # int64[3]: STANDINGS_ON (1: record), STANDING_ROWS (rows recorded in the
+                          # chunk, counted past the capacity so that the engine can grow and rerun),
+                          # LAST_ROWS_A_TURN (1: the last rows recorded were an influence turn's)
+    "standing_parameters",  # float64[n]: the search bot's default parameters (position_value)
 )
+STANDINGS_ON, STANDING_ROWS, LAST_ROWS_A_TURN = range(3)
 LouisState, LouisStateArrays = define_array_record("LouisState", STATE_FIELDS, globals())
 
 
@@ -109,8 +118,10 @@ def new_louis_state_record(*arrays):
 construct_with(LouisState, new_louis_state_record)
 
 
-def new_state(data, trace_capacity=1):
-    """Allocate the arrays of one game (filled by ``setup.setup_game``)."""
+def new_state(data, trace_capacity=1, standings=None):
+    """Allocate the arrays of one game (filled by ``setup.setup_game``). ``standings``: the
+    (rows, values, parameters) arrays of a chunk that records the standings table, else None
+    (recording off, one unused row)."""
     n_coat_kinds = int(data.numbers[1])
     n_rounds = int(data.numbers[0])
     n_ints = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
@@ -143,12 +154,25 @@ def new_state(data, trace_capacity=1):
         phase_markers=n_ints(C.MAX_PLAYERS, C.N_COURTIERS, C.N_COLOURS),
         phase_gain_slopes=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS, 5)),
         search_entry=n_ints(2),
+        **standing_arrays(standings),
     ))
+
+
+def standing_arrays(standings):
+    """The standings fields of a new state: recording on with ``standings`` (rows, values,
+    parameters), off (one unused row) without."""
+    if standings is None:
+        return dict(standings=np.zeros((1, 1), np.int32), standing_values=np.zeros(1, np.float32),
+                    standing_counts=np.zeros(3, np.int64), standing_parameters=np.zeros(1))
+    rows, values, parameters = standings
+    return dict(standings=rows, standing_values=values, standing_counts=np.array([1, 0, 0], np.int64),
+                standing_parameters=parameters)
 
 
 @kernel
 def copy_state(state):
-    """An independent copy of every array (for search bots)."""
+    """An independent copy of every array (for search bots), except the standings: a copy
+    records none (a rollout must not write the game's table), so it gets one unused row."""
     return LouisState(
         state.game.copy(), state.side.copy(), state.markers.copy(), state.own_supply.copy(),
         state.general_supply.copy(), state.gold.copy(), state.tokens.copy(), state.token_pile.copy(),
@@ -163,6 +187,8 @@ def copy_state(state):
         state.scratch_gains.copy(), state.scratch_payments.copy(),
         state.phase_gifts.copy(), state.phase_gains.copy(), state.phase_markers.copy(),
         state.phase_gain_slopes.copy(), state.search_entry.copy(),
+        state.standings[:, :1].copy(), state.standing_values[:1].copy(), np.zeros(3, np.int64),
+        state.standing_parameters.copy(),
     )
 
 

@@ -67,18 +67,17 @@ from sim.core.kernels import allocating_kernel, game_kernel
 from sim.core.random_streams import next_u64, shuffle
 from sim.heads_of_state.betrayal import continue_betrayal_plays
 from sim.heads_of_state.decisions import D_BPLAY, D_OPTION, D_TAKE
-from strategies.heads_of_state.greedy import bplay_value, greedy_choose, hand_size, open_rank_mask, payable_ranks, take_value
+from strategies.heads_of_state.greedy import bplay_value, greedy_choose, open_rank_mask, payable_ranks, take_value
 from strategies.heads_of_state.parameters import (
-    GREEDY, P_CLEAR_LEAD, P_DISTINCT_TAKES, P_FUTURE_ROUNDS_WEIGHT, P_HELD_CARD_VALUE,
+    GREEDY, P_CLEAR_LEAD, P_DISTINCT_TAKES,
     P_HORIZON, P_MAX_CANDIDATES, P_ROLLOUTS, P_STOP_AT_ROUND_END)
-from sim.heads_of_state.events import (K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, W_HEX_KEY, W_INFLUENCE,
-                                       W_TOP_RANK, WORK_WIDTH, Ctx)
+from sim.heads_of_state.events import K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, WORK_WIDTH, Ctx
 from sim.heads_of_state.kernel import play_game
-from sim.heads_of_state.scoring import country_influence_as_ruled, noble_majority, ranks_before
-from sim.heads_of_state.state import (N_CHAR_TYPES, N_COUNTRIES, N_RANKS, N_ROUNDS, REVOLUTION,
+from sim.heads_of_state.state import (N_CHAR_TYPES, N_COUNTRIES, N_ROUNDS, REVOLUTION,
                                       RNG_SEARCH_0, S_BDECK_N, S_DECK_N, S_GAME_OVER, S_GAME_ROW,
                                       S_N_PLAYERS, S_OPTION, S_REV_N, S_ROUND, copy_state, copy_state_into)
-from sim.heads_of_state.tables import N_B, N_C
+from sim.heads_of_state.tables import N_B, N_C, N_ST
+from strategies.heads_of_state.position import position_values  # the search's position value (module docstring)
 from sim.heads_of_state.turn import (finish_turn, finish_turn_after_take, play_option, play_turn, step_of_option,
                                      take_character_card)
 
@@ -156,7 +155,8 @@ def drop_duplicate_takes(moves, n, display_size, values):
 @allocating_kernel
 def rollout_context(context, n_players, params):
     """Every seat greedy with the searching bot's parameters; own moves, scratch and small output
-    blocks (a rollout writes betrayal rows past the end -- ignored -- and one game's country rows)."""
+    blocks (a rollout writes betrayal rows past the end -- ignored -- and one game's country rows;
+    it records no standings)."""
     family = np.full(n_players, GREEDY, np.int64)
     seat_params = np.empty((n_players, context.bot_params.shape[1]))
     for seat in range(n_players):
@@ -166,6 +166,7 @@ def rollout_context(context, n_players, params):
         context.games, context.seats, np.zeros((1, N_B), np.int64),
         np.zeros((N_ROUNDS * N_COUNTRIES, N_C), np.int64), np.zeros(N_COUNTERS, np.int64),
         np.zeros(1, np.int64), np.zeros((N_WORK_ROWS, WORK_WIDTH), np.int64), np.zeros(WORK_WIDTH),
+        np.zeros((N_ST, 1), np.int32), np.zeros(1, np.float32), np.zeros(1),   # records no standings (counters 0)
     )
 
 
@@ -251,58 +252,6 @@ def evaluated_margin(state, data, context, player, params):
         if q != player and values[q] > best_other:
             best_other = values[q]
     return values[player] - best_other
-
-
-@game_kernel
-def position_values(state, data, context, params, values):
-    """values[q] = score + influence points if the round ended now (x (1 + future_rounds_weight x
-    later rounds)) + noble-card majority points of the cards held now + held_card_value x
-    character cards in hand (module docstring), with the searching bot's parameters ``params``."""
-    n_players = state.scal[S_N_PLAYERS]
-    later_rounds = N_ROUNDS - 1 - state.scal[S_ROUND]
-    influence_weight = 1.0 + params[P_FUTURE_ROUNDS_WEIGHT] * later_rounds
-    for q in range(n_players):
-        values[q] = state.score[q] + params[P_HELD_CARD_VALUE] * hand_size(state.hand, q)
-    add_influence_places(state, data, context, values, influence_weight)
-    add_majorities(state, data, values)
-
-
-@game_kernel
-def add_influence_places(state, data, context, values, weight):
-    """values[q] += weight x the round tokens (§6.4) seat q would take if the round ended now
-    (residual ties, which the real scoring draws, go to the lower seat)."""
-    n_players = state.scal[S_N_PLAYERS]
-    infl = context.work[W_INFLUENCE]
-    top_rank = context.work[W_TOP_RANK]
-    hex_key = context.work[W_HEX_KEY]
-    for c in range(N_COUNTRIES):
-        country_influence_as_ruled(state, data, context, c)
-        first = -1
-        second = -1
-        for q in range(n_players):
-            if infl[q] <= 0:
-                continue
-            if first < 0 or ranks_before(infl, top_rank, hex_key, q, first):
-                second = first
-                first = q
-            elif second < 0 or ranks_before(infl, top_rank, hex_key, q, second):
-                second = q
-        if first >= 0:
-            values[first] += weight * data.round_tokens[c, 0]
-        if second >= 0:
-            values[second] += weight * data.round_tokens[c, 1]
-
-
-@game_kernel
-def add_majorities(state, data, values):
-    """values[q] += the §6.5 noble-card majority points of the cards held now."""
-    for r in range(N_RANKS):
-        most, points = noble_majority(state, data, r)
-        if most == 0:
-            continue
-        for q in range(state.scal[S_N_PLAYERS]):
-            if state.cards[q, r] == most:
-                values[q] += points
 
 
 @game_kernel

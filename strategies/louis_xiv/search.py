@@ -105,16 +105,13 @@ from sim.louis_xiv.resources import resources_phase
 from sim.louis_xiv.scoring import end_of_game
 from sim.louis_xiv.state import (IMAGINARY_ACTIVE, INFLUENCE_POSITION, INTRIGUE_COUNT, INTRIGUE_HEAD, MAX_MISSIONS,
                                  N_PLAYERS, ROUND, START_SEAT, TRACE_ON, copy_state, hand_size,
-                                 provisional_score, seat_order)
+                                 seat_order)
 from sim.louis_xiv.turn_options import list_turn_options
 from strategies.louis_xiv.decide import prepare_influence_phase
-from strategies.louis_xiv.greedy import needed_tokens, score_listed_turns, token_value_given
-from strategies.louis_xiv.parameters import (GREEDY, HALVING, HELD_WEIGHT, MAX_CANDIDATES, ROLLOUT_ROUNDS, ROLLOUTS,
-                                             SEARCH_MARGIN, STOP_VALUE_COURTIER_MARKER, STOP_VALUE_CROWN,
-                                             STOP_VALUE_GOLD, STOP_VALUE_INFLUENCE_CARD, STOP_VALUE_INTRIGUE_CARD,
-                                             STOP_VALUE_MISSION_ABILITY, STOP_VALUE_OWN_MARKER, STOP_VALUE_TOKEN,
-                                             VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD, VALUE_INTRIGUE_CARD,
-                                             VALUE_MARKER)
+from strategies.louis_xiv.greedy import score_listed_turns
+from strategies.louis_xiv.position import position_value  # noqa: F401 - the search's position value (module docstring)
+from strategies.louis_xiv.parameters import (GREEDY, HALVING, MAX_CANDIDATES, ROLLOUT_ROUNDS, ROLLOUTS,
+                                             SEARCH_MARGIN)
 
 N_COURTIER_COLUMNS = len(R.COURTIER_COLUMNS)
 
@@ -323,51 +320,6 @@ def position_margin(state, data, player, params):
         if other != player:
             best_other = max(best_other, position_value(state, data, other, params))
     return position_value(state, data, player, params) - best_other
-
-
-@game_kernel
-def position_value(state, data, player, params):
-    """What a rollout that stops before the end of the game counts for a player (module
-    docstring): his standing, plus the stop values of what he holds, plus ``held_weight`` times
-    the greedy's valuation of it."""
-    return (provisional_score(state, data, player) + stop_valuation(state, data, player, params)
-            + params[HELD_WEIGHT] * greedy_valuation(state, data, player, params))
-
-
-@game_kernel
-def stop_valuation(state, data, player, params):
-    """The ``stop_value_*`` parameters times what the player holds: markers in his own supply (a
-    marker in the general supply counts 0) and on courtiers, gold, intrigue and influence cards,
-    crowns, other tokens, and each played mission card's ability for every round still to play."""
-    value = state.own_supply[player] * params[STOP_VALUE_OWN_MARKER]
-    value += state.markers[:, player].sum() * params[STOP_VALUE_COURTIER_MARKER]
-    value += state.gold[player] * params[STOP_VALUE_GOLD]
-    value += state.intrigue_hand[player].sum() * params[STOP_VALUE_INTRIGUE_CARD]
-    value += state.influence_hand[player].sum() * params[STOP_VALUE_INFLUENCE_CARD]
-    crowns = state.tokens[player, C.CROWN]
-    value += crowns * params[STOP_VALUE_CROWN]
-    value += (state.tokens[player].sum() - crowns) * params[STOP_VALUE_TOKEN]
-    rounds_left = data.numbers[ROUNDS] - state.game[ROUND]
-    value += state.mission_played[player].sum() * rounds_left * params[STOP_VALUE_MISSION_ABILITY]
-    return value
-
-
-@game_kernel
-def greedy_valuation(state, data, player, params):
-    """The greedy's valuation of what the player holds: his tokens (a token a mission card in his
-    hand needs counts more), gold, intrigue and influence cards, markers on courtiers (a coat
-    each) and markers in his own supply."""
-    needed = state.scratch_needed
-    needed_tokens(state, data, player, needed)
-    held = 0.0
-    for kind in range(C.N_TOKENS):
-        held += state.tokens[player, kind] * token_value_given(kind, needed, params)
-    held += state.gold[player] * params[VALUE_GOLD]
-    held += state.intrigue_hand[player].sum() * params[VALUE_INTRIGUE_CARD]
-    held += state.influence_hand[player].sum() * params[VALUE_INFLUENCE_CARD]
-    held += state.markers[:, player].sum() * params[VALUE_COAT]
-    held += state.own_supply[player] * params[VALUE_MARKER]
-    return held
 
 
 @game_kernel

@@ -246,6 +246,15 @@ def test_the_plain_sentence():
                                       "8.0% are comebacks (95% CI 7.5–8.5%).")
 
 
+def test_the_plain_sentence_of_games_open_until_the_end():
+    row = type("Row", (), dict(n_players=4, decided_at_median=1.0, decided_at_median_low=1.0,
+                               decided_at_median_high=1.0, decided_at_q25=0.81, comeback_rate=0.51,
+                               comeback_rate_low=0.5, comeback_rate_high=0.52))
+    assert ga.plain_sentence(row) == ("Half of 4-player games are open until the end: the winner's win probability "
+                                      "reaches 90% for good only at the final standing (a quarter are decided by "
+                                      "81% of the game); 51% are comebacks (95% CI 50–52%).")
+
+
 def test_mean_with_interval_from_sums():
     values = np.random.default_rng(3).normal(2.0, 1.0, 500)
     mean, low, high = ga.mean_with_interval(values.sum(), (values ** 2).sum(), len(values))

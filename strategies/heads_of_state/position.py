@@ -1,0 +1,66 @@
+"""The Heads of State search bot's value of a position (strategies/heads_of_state/search.py,
+module docstring: "How far a rollout plays"), in points for every seat: its score plus what it
+would take if the round ended now and what it holds that will score.
+
+It lives apart from search.py so that the game loop can record it (the opt-in ``standings``
+table, sim/heads_of_state/standings.py) without importing the search, which imports the game
+loop: one evaluation, used by both.
+"""
+from sim.core.kernels import game_kernel
+from sim.heads_of_state.events import W_HEX_KEY, W_INFLUENCE, W_TOP_RANK
+from sim.heads_of_state.scoring import country_influence_as_ruled, noble_majority, ranks_before
+from sim.heads_of_state.state import N_COUNTRIES, N_RANKS, N_ROUNDS, S_N_PLAYERS, S_ROUND
+from strategies.heads_of_state.greedy import hand_size
+from strategies.heads_of_state.parameters import P_FUTURE_ROUNDS_WEIGHT, P_HELD_CARD_VALUE
+
+
+@game_kernel
+def position_values(state, data, context, params, values):
+    """values[q] = score + influence points if the round ended now (x (1 + future_rounds_weight x
+    later rounds)) + noble-card majority points of the cards held now + held_card_value x
+    character cards in hand (module docstring), with the searching bot's parameters ``params``."""
+    n_players = state.scal[S_N_PLAYERS]
+    later_rounds = N_ROUNDS - 1 - state.scal[S_ROUND]
+    influence_weight = 1.0 + params[P_FUTURE_ROUNDS_WEIGHT] * later_rounds
+    for q in range(n_players):
+        values[q] = state.score[q] + params[P_HELD_CARD_VALUE] * hand_size(state.hand, q)
+    add_influence_places(state, data, context, values, influence_weight)
+    add_majorities(state, data, values)
+
+
+@game_kernel
+def add_influence_places(state, data, context, values, weight):
+    """values[q] += weight x the round tokens (§6.4) seat q would take if the round ended now
+    (residual ties, which the real scoring draws, go to the lower seat)."""
+    n_players = state.scal[S_N_PLAYERS]
+    infl = context.work[W_INFLUENCE]
+    top_rank = context.work[W_TOP_RANK]
+    hex_key = context.work[W_HEX_KEY]
+    for c in range(N_COUNTRIES):
+        country_influence_as_ruled(state, data, context, c)
+        first = -1
+        second = -1
+        for q in range(n_players):
+            if infl[q] <= 0:
+                continue
+            if first < 0 or ranks_before(infl, top_rank, hex_key, q, first):
+                second = first
+                first = q
+            elif second < 0 or ranks_before(infl, top_rank, hex_key, q, second):
+                second = q
+        if first >= 0:
+            values[first] += weight * data.round_tokens[c, 0]
+        if second >= 0:
+            values[second] += weight * data.round_tokens[c, 1]
+
+
+@game_kernel
+def add_majorities(state, data, values):
+    """values[q] += the §6.5 noble-card majority points of the cards held now."""
+    for r in range(N_RANKS):
+        most, points = noble_majority(state, data, r)
+        if most == 0:
+            continue
+        for q in range(state.scal[S_N_PLAYERS]):
+            if state.cards[q, r] == most:
+                values[q] += points

@@ -1,0 +1,190 @@
+"""The opt-in standings table (issue 40): every seat's standing after each player turn (§4), after
+each round's end (§5.2) and at the end of the game (§6).
+
+Asking for it changes no other table; a game's last rows are its final scores; a game has one
+row per seat for every turn, every round end and the end; the position values are the search
+bot's own (strategies/heads_of_state/position.py) on the same positions, replayed turn by turn."""
+import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sim.heads_of_state import engine as engine_module
+from sim.heads_of_state.engine import ENGINE
+from sim.heads_of_state.kernel import setup_game
+from sim.heads_of_state.state import N_ROUNDS, S_ACTIVE, S_GAME_OVER, S_ROUND, new_state
+from sim.heads_of_state.turn import play_turn
+from strategies.heads_of_state.parameters import default_params
+from strategies.heads_of_state.position import position_values
+
+FEW = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+player_counts = st.sampled_from([2, 3, 4, 5])
+seeds = st.integers(min_value=0, max_value=2**31 - 1)
+bot_mixes = st.lists(st.sampled_from(["random", "greedy"]), min_size=5, max_size=5)
+
+
+def with_standings(setup):
+    return dataclasses.replace(setup, optional_tables=("standings",))
+
+
+def play(setup, n_players, bot_names, seed, n_games, first_game=0):
+    bots = [ENGINE.resolve_bot(name) for name in bot_names[:n_players]]
+    return ENGINE.play_chunk(setup, n_players, bots, seed, first_game, n_games)
+
+
+def per_game_rows(standings):
+    games = np.asarray(standings["game_index"])
+    return {int(game): {name: np.asarray(values)[games == game] for name, values in standings.items()}
+            for game in np.unique(games)}
+
+
+@FEW
+@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
+def test_asking_for_standings_changes_no_other_table(setup, n_players, bot_names, seed):
+    without = play(setup, n_players, bot_names, seed, 100)
+    with_them = play(with_standings(setup), n_players, bot_names, seed, 100)
+    assert set(with_them) == set(without) | {"standings"}
+    for table, columns in without.items():
+        assert list(columns) == list(with_them[table])
+        for name, values in columns.items():
+            assert np.array_equal(values, with_them[table][name]), f"{table}.{name}"
+
+
+def test_a_search_bot_s_rollouts_record_no_standings(setup):
+    names = ["search", "greedy", "greedy"]
+    without = play(setup, 3, names, 11, 1)
+    with_them = play(with_standings(setup), 3, names, 11, 1)
+    for table, columns in without.items():
+        for name, values in columns.items():
+            assert np.array_equal(values, with_them[table][name]), f"{table}.{name}"
+    games = without["games"]
+    turns = sum(int(games[f"turns_round_{r}"][0]) for r in range(1, N_ROUNDS + 1))
+    assert len(with_them["standings"]["seat"]) == (turns + N_ROUNDS + 1) * 3
+
+
+@FEW
+@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
+def test_rows_per_game_are_turns_round_ends_and_the_end_for_every_seat(setup, n_players, bot_names, seed):
+    tables = play(with_standings(setup), n_players, bot_names, seed, 60)
+    games, standings = tables["games"], tables["standings"]
+    turns = sum(np.asarray(games[f"turns_round_{r}"]) for r in range(1, N_ROUNDS + 1))
+    assert np.array_equal(np.bincount(np.asarray(standings["game_index"])), (turns + N_ROUNDS + 1) * n_players)
+    for game, rows in per_game_rows(standings).items():
+        acting = rows["acting_seat"].reshape(-1, n_players)
+        assert (rows["seat"].reshape(-1, n_players) == np.arange(n_players)).all()
+        assert (acting == acting[:, :1]).all()
+        is_turn = acting[:, 0] >= 0
+        assert np.array_equal(rows["turn"][::n_players][is_turn], np.arange(1, turns[game] + 1))
+        for round_number in range(1, N_ROUNDS + 1):   # turns_round_<r> counts the turns started in round r
+            in_round = is_turn & (rows["round"][::n_players] == round_number)
+            assert in_round.sum() == games[f"turns_round_{round_number}"][game]
+        assert (~is_turn).sum() == N_ROUNDS + 1 and (acting[-2:] == -1).all()
+
+
+@FEW
+@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
+def test_a_game_s_last_rows_are_its_final_scores(setup, n_players, bot_names, seed):
+    tables = play(with_standings(setup), n_players, bot_names, seed, 60)
+    seats = tables["seats"]
+    for game, rows in per_game_rows(tables["standings"]).items():
+        final = seats["score"][seats["game_index"] == game]
+        assert np.array_equal(rows["score"][-n_players:], final)
+        assert np.array_equal(rows["position_value"][-n_players:], final.astype(np.float32))
+
+
+@FEW
+@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
+def test_score_never_falls_and_never_exceeds_the_final_score(setup, n_players, bot_names, seed):
+    """Points are only ever added (§6: tokens and noble cards are kept), so the score so far
+    only grows, up to the final score."""
+    tables = play(with_standings(setup), n_players, bot_names, seed, 60)
+    for rows in per_game_rows(tables["standings"]).values():
+        scores = rows["score"].reshape(-1, n_players)
+        assert (np.diff(scores, axis=0) >= 0).all()
+        assert (scores <= scores[-1]).all()
+
+
+def test_round_end_rows_hold_the_score_after_each_round(setup):
+    tables = play(with_standings(setup), 4, ["greedy", "random", "greedy", "random"], 3, 40)
+    seats = tables["seats"]
+    for game, rows in per_game_rows(tables["standings"]).items():
+        ends = rows["score"][rows["acting_seat"] == -1].reshape(-1, 4)
+        for round_number in range(1, N_ROUNDS):   # the last round's end also holds the majorities (§6.5)
+            after = seats[f"score_after_round_{round_number}"][seats["game_index"] == game]
+            assert np.array_equal(ends[round_number - 1], after)
+
+
+def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup):
+    """Every turn of a game replayed from Python (kernel.play_game's loop), valued by the search's
+    own position_values with its default parameters; the final score once the game has ended."""
+    n_players, names, seed, game = 4, ["greedy", "random", "greedy", "random"], 17, 3
+    rows = per_game_rows(play(with_standings(setup), n_players, names, seed, 1, game)["standings"])[game]
+    bots = [ENGINE.resolve_bot(name) for name in names]
+    context = ENGINE.make_ctx(setup, n_players, bots, n_games=1, betrayal_capacity=1000)
+    state = new_state(setup.data)
+    setup_game(state, setup.data, context, n_players, np.uint64(seed), game, 0)
+    parameters = default_params("search")
+    values = np.zeros(16)
+    turn_values, turn_seats, round_ends = [], [], []
+    while state.scal[S_GAME_OVER] == 0:
+        turn_seats.append(state.scal[S_ACTIVE])
+        round_index = state.scal[S_ROUND]
+        play_turn(state, setup.data, context)
+        if state.scal[S_GAME_OVER] != 0:
+            values[:n_players] = state.score[:n_players]
+        else:
+            position_values(state, setup.data, context, parameters, values)
+        turn_values.append(values[:n_players].astype(np.float32))
+        if state.scal[S_ROUND] != round_index or state.scal[S_GAME_OVER] != 0:
+            round_ends.append(values[:n_players].astype(np.float32))
+    is_turn = rows["acting_seat"] >= 0
+    assert np.array_equal(rows["acting_seat"][is_turn][::n_players], turn_seats)
+    assert np.array_equal(rows["position_value"][is_turn], np.concatenate(turn_values))
+    ends = rows["position_value"][~is_turn].reshape(-1, n_players)
+    assert np.array_equal(ends[:N_ROUNDS], np.array(round_ends))
+
+
+def test_a_chunk_whose_buffer_overflows_is_played_again_with_the_same_rows_and_later_chunks_start_bigger(setup, monkeypatch):
+    names = ["greedy", "random", "greedy"]
+    roomy = play(with_standings(setup), 3, names, 8, 20)["standings"]
+    monkeypatch.setattr(engine_module, "STANDING_ROWS_PER_SEAT", 2)
+    monkeypatch.setattr(ENGINE, "standing_rows_per_seat", None)
+    cramped = play(with_standings(setup), 3, names, 8, 20)["standings"]
+    for name, values in roomy.items():
+        assert np.array_equal(values, cramped[name]), name
+    seats = 20 * 3
+    assert len(roomy["seat"]) / seats < ENGINE.standing_rows_per_seat <= 1.1 * len(roomy["seat"]) / seats + 1
+
+
+def test_standings_do_not_depend_on_the_chunking(setup):
+    names = ["random", "greedy"]
+    whole = play(with_standings(setup), 2, names, 4, 10)["standings"]
+    first = play(with_standings(setup), 2, names, 4, 4)["standings"]
+    rest = play(with_standings(setup), 2, names, 4, 6, first_game=4)["standings"]
+    for name, values in whole.items():
+        assert np.array_equal(values, np.concatenate([first[name], rest[name]])), name
+
+
+def test_interpreted_kernels_record_the_same_standings(setup, tmp_path):
+    """NUMBA_DISABLE_JIT=1 (a debugger session on one game) records the same rows as compiled."""
+    script = (
+        "import dataclasses, sys\n"
+        "import numpy as np\n"
+        "from sim.heads_of_state.engine import ENGINE\n"
+        "setup = dataclasses.replace(ENGINE.load_setup(), optional_tables=('standings',))\n"
+        "bots = [ENGINE.resolve_bot(name) for name in ('greedy', 'random', 'greedy')]\n"
+        "standings = ENGINE.play_chunk(setup, 3, bots, 9, 2, 1)['standings']\n"
+        "np.savez(sys.argv[1], **{name: np.asarray(values) for name, values in standings.items()})\n"
+    )
+    out = tmp_path / "standings.npz"
+    subprocess.run([sys.executable, "-c", script, str(out)], env=dict(os.environ, NUMBA_DISABLE_JIT="1"),
+                   check=True, cwd=Path(__file__).resolve().parents[2])
+    interpreted = np.load(out)
+    compiled = play(with_standings(setup), 3, ["greedy", "random", "greedy"], 9, 1, first_game=2)["standings"]
+    for name, values in compiled.items():
+        assert np.array_equal(values, interpreted[name]), name

@@ -1,0 +1,237 @@
+"""The opt-in standings table (issue 40): every seat's standing after each influence turn (§4.2
+step 2), after each round's end phases (§4.3-4.4) and after the end-of-game scoring (§7).
+
+Asking for it changes no other table; a game's last rows are its final scores; a game has one
+row per seat for every influence turn, every round end and the end; the position values are the
+search bot's own (strategies/louis_xiv/position.py) on the same positions, replayed here."""
+import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sim.louis_xiv import engine as engine_module
+from sim.louis_xiv.decisions import new_move_buffer, new_option_buffer
+from sim.louis_xiv.engine import ENGINE, bot_arrays, standing_buffers
+from sim.louis_xiv.evaluation import evaluation_phase
+from sim.louis_xiv.influence import (end_of_phase_placement, influence_phase, reset_phase_uses,
+                                     return_cards_and_reshuffle, start_of_phase_abilities, take_influence_turn)
+from sim.louis_xiv.missions import missions_phase
+from sim.louis_xiv.resources import resources_phase
+from sim.louis_xiv.scoring import record_standing
+from sim.louis_xiv.setup import setup_game
+from sim.louis_xiv.state import N_PLAYERS, ROUND, START_SEAT, hand_size, new_state, seat_order
+from strategies.louis_xiv.decide import prepare_influence_phase
+from strategies.louis_xiv.position import position_value
+
+FEW = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+player_counts = st.sampled_from([2, 3, 4])
+seeds = st.integers(min_value=0, max_value=2**31 - 1)
+bot_mixes = st.lists(st.sampled_from(["random", "greedy"]), min_size=4, max_size=4)
+
+
+def with_standings(setup):
+    return dataclasses.replace(setup, optional_tables=("standings",))
+
+
+def play(setup, n_players, bot_names, seed, n_games, first_game=0):
+    bots = [ENGINE.resolve_bot(name) for name in bot_names[:n_players]]
+    return ENGINE.play_chunk(setup, n_players, bots, seed, first_game, n_games)
+
+
+def per_game_rows(standings, n_players):
+    """{game_index: the game's rows as a dict of arrays}."""
+    games = np.asarray(standings["game_index"])
+    return {int(game): {name: np.asarray(values)[games == game] for name, values in standings.items()}
+            for game in np.unique(games)}
+
+
+@FEW
+@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
+def test_asking_for_standings_changes_no_other_table(setup, n_players, bot_names, seed):
+    without = play(setup, n_players, bot_names, seed, 200)
+    with_them = play(with_standings(setup), n_players, bot_names, seed, 200)
+    assert set(with_them) == set(without) | {"standings"}
+    for table, columns in without.items():
+        assert list(columns) == list(with_them[table])
+        for name, values in columns.items():
+            assert np.array_equal(values, with_them[table][name]), f"{table}.{name}"
+
+
+def test_a_search_bot_s_rollouts_record_no_standings(setup):
+    """The search plays rollouts on copies of the state: they must neither write rows nor change
+    the game (two games, one search seat)."""
+    names = ["search", "greedy", "greedy"]
+    without = play(setup, 3, names, 11, 2)
+    with_them = play(with_standings(setup), 3, names, 11, 2)
+    for table, columns in without.items():
+        for name, values in columns.items():
+            assert np.array_equal(values, with_them[table][name]), f"{table}.{name}"
+    turns = without["seats"]["influence_turns"].reshape(2, 3).sum(axis=1)
+    rounds = int(setup.data.numbers[0])
+    assert len(with_them["standings"]["seat"]) == ((turns + rounds + 1) * 3).sum()
+
+
+@FEW
+@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
+def test_rows_per_game_are_influence_turns_round_ends_and_the_end_for_every_seat(setup, n_players, bot_names, seed):
+    tables = play(with_standings(setup), n_players, bot_names, seed, 100)
+    seats, standings = tables["seats"], tables["standings"]
+    turns = np.bincount(seats["game_index"], weights=seats["influence_turns"]).astype(int)
+    rounds = int(setup.data.numbers[0])
+    rows = np.bincount(np.asarray(standings["game_index"]))
+    assert np.array_equal(rows, (turns + rounds + 1) * n_players)
+    for game, rows_of_game in per_game_rows(standings, n_players).items():
+        acting = rows_of_game["acting_seat"].reshape(-1, n_players)
+        seat = rows_of_game["seat"].reshape(-1, n_players)
+        assert (seat == np.arange(n_players)).all()                  # all seats of a turn together
+        assert (acting == acting[:, :1]).all()
+        turn_rows = acting[:, 0] >= 0
+        assert turn_rows.sum() == turns[game]
+        assert np.array_equal(rows_of_game["turn"][::n_players][turn_rows], np.arange(1, turns[game] + 1))
+        assert (np.diff(rows_of_game["round"][::n_players]) >= 0).all()
+        assert (acting[-1] == -1).all() and (acting[-2] == -1).all()   # the last round's end, then §7
+
+
+@FEW
+@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
+def test_a_game_s_last_rows_are_its_final_scores(setup, n_players, bot_names, seed):
+    tables = play(with_standings(setup), n_players, bot_names, seed, 100)
+    seats, standings = tables["seats"], tables["standings"]
+    for game, rows in per_game_rows(standings, n_players).items():
+        final = seats["score"][seats["game_index"] == game]
+        assert np.array_equal(rows["score"][-n_players:], final)
+        assert np.array_equal(rows["position_value"][-n_players:], final.astype(np.float32))
+
+
+@FEW
+@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
+def test_score_never_falls_and_never_exceeds_the_final_score(setup, n_players, bot_names, seed):
+    """Coats of arms and completed missions are never lost (§5, §7), so the score so far only
+    grows, up to the final score."""
+    tables = play(with_standings(setup), n_players, bot_names, seed, 100)
+    for rows in per_game_rows(tables["standings"], n_players).values():
+        scores = rows["score"].reshape(-1, n_players)
+        assert (np.diff(scores, axis=0) >= 0).all()
+        assert (scores <= scores[-1]).all()
+
+
+def test_round_end_rows_hold_the_score_after_each_round(setup):
+    tables = play(with_standings(setup), 4, ["greedy", "random", "greedy", "random"], 3, 50)
+    seats, standings = tables["seats"], tables["standings"]
+    round_ends = np.asarray(standings["acting_seat"]) == -1
+    for game, rows in per_game_rows(standings, 4).items():
+        ends = rows["score"][rows["acting_seat"] == -1].reshape(-1, 4)[:-1]   # without the §7 rows
+        for round_index in range(ends.shape[0]):
+            after = seats[f"score_after_round_{round_index + 1}"][seats["game_index"] == game]
+            assert np.array_equal(ends[round_index], after)
+    assert round_ends.sum() == 50 * 5 * 4
+
+
+def search_defaults():
+    return standing_buffers(1)[2]
+
+
+def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup):
+    """Every influence turn of round 1 and every round's end, replayed phase by phase and turn by
+    turn as the game loop plays them (kernel.play_rounds, influence.influence_phase), valued by
+    the search's own position_value."""
+    n_players, names, seed, game = 4, ["greedy", "random", "greedy", "random"], 21, 5
+    rows = per_game_rows(play(with_standings(setup), n_players, names, seed, 1, game)["standings"], n_players)[game]
+    data, rules = setup.data, setup.rules
+    families, params = bot_arrays([ENGINE.resolve_bot(name) for name in names])
+    parameters = search_defaults()
+    state = new_state(data)
+    moves, options = new_move_buffer(), new_option_buffer()
+    courtier_rows = engine_module.result_matrix(4 * 12, engine_module.R.COURTIER_COLUMNS)
+    setup_game(state, data, rules, n_players, seed, game, 0)
+
+    def values():
+        return np.array([position_value(state, data, seat, parameters) for seat in range(n_players)], np.float32)
+
+    for round_number in range(1, 5):
+        state.game[ROUND] = round_number
+        resources_phase(state, data, rules, families, params)
+        if round_number == 1:   # §4.2, turn by turn (no imaginary player with 4 players)
+            reset_phase_uses(state)
+            prepare_influence_phase(state, data, families, params)
+            start_of_phase_abilities(state, data, families, params)
+            turn_values = []
+            for acting_seat in influence_turn_order(state):
+                take_influence_turn(state, data, rules, acting_seat, families[acting_seat], params[acting_seat], moves)
+                turn_values.append(values())
+            turn_rows = rows["position_value"][rows["round"] == 1][:len(turn_values) * n_players]
+            assert len(turn_values) > 10
+            assert np.array_equal(turn_rows, np.concatenate(turn_values))
+            end_of_phase_placement(state, data, families, params)
+            return_cards_and_reshuffle(state, data)
+        else:
+            influence_phase(state, data, rules, families, params, moves)
+        evaluation_phase(state, data, rules, families, params, courtier_rows, (round_number - 1) * 12)
+        missions_phase(state, data, rules, families, params, options)
+        record_standing(state, data, round_number)
+        ends = rows["position_value"][rows["acting_seat"] == -1].reshape(-1, n_players)
+        assert np.array_equal(ends[round_number - 1], values()), f"round {round_number}"
+        if round_number < 4:
+            state.game[START_SEAT] = (state.game[START_SEAT] + 1) % state.game[N_PLAYERS]
+
+
+def influence_turn_order(state):
+    """The seats taking influence turns, as influence.influence_turns orders them (§4.2 step 2):
+    clockwise from the start player, everyone with 2 or more cards, until nobody has; a
+    generator, so that each seat is read after the previous turn is played."""
+    while True:
+        anyone_played = False
+        for position in range(state.game[N_PLAYERS]):
+            seat = seat_order(state, position)
+            if hand_size(state, seat) >= 2:
+                anyone_played = True
+                yield seat
+        if not anyone_played:
+            return
+
+
+def test_a_chunk_whose_buffer_overflows_is_played_again_with_the_same_rows_and_later_chunks_start_bigger(setup, monkeypatch):
+    names = ["greedy", "random", "greedy"]
+    roomy = play(with_standings(setup), 3, names, 8, 20)["standings"]
+    monkeypatch.setattr(engine_module, "STANDING_ROWS_PER_SEAT", 2)
+    monkeypatch.setattr(ENGINE, "standing_rows_per_seat", None)
+    cramped = play(with_standings(setup), 3, names, 8, 20)["standings"]
+    for name, values in roomy.items():
+        assert np.array_equal(values, cramped[name]), name
+    seats = 20 * 3
+    assert len(roomy["seat"]) / seats < ENGINE.standing_rows_per_seat <= 1.1 * len(roomy["seat"]) / seats + 1
+
+
+def test_standings_do_not_depend_on_the_chunking(setup):
+    names = ["random", "greedy"]
+    whole = play(with_standings(setup), 2, names, 4, 10)["standings"]
+    first = play(with_standings(setup), 2, names, 4, 4)["standings"]
+    rest = play(with_standings(setup), 2, names, 4, 6, first_game=4)["standings"]
+    for name, values in whole.items():
+        assert np.array_equal(values, np.concatenate([first[name], rest[name]])), name
+
+
+def test_interpreted_kernels_record_the_same_standings(setup, tmp_path):
+    """NUMBA_DISABLE_JIT=1 (a debugger session on one game) records the same rows as compiled."""
+    script = (
+        "import dataclasses, sys\n"
+        "import numpy as np\n"
+        "from sim.louis_xiv.engine import ENGINE\n"
+        "setup = dataclasses.replace(ENGINE.load_setup(), optional_tables=('standings',))\n"
+        "bots = [ENGINE.resolve_bot(name) for name in ('greedy', 'random', 'greedy')]\n"
+        "standings = ENGINE.play_chunk(setup, 3, bots, 9, 2, 1)['standings']\n"
+        "np.savez(sys.argv[1], **{name: np.asarray(values) for name, values in standings.items()})\n"
+    )
+    out = tmp_path / "standings.npz"
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    subprocess.run([sys.executable, "-c", script, str(out)], env=env, check=True,
+                   cwd=Path(__file__).resolve().parents[2])
+    interpreted = np.load(out)
+    compiled = play(with_standings(setup), 3, ["greedy", "random", "greedy"], 9, 1, first_game=2)["standings"]
+    for name, values in compiled.items():
+        assert np.array_equal(values, interpreted[name]), name
