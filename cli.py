@@ -584,5 +584,23 @@ def tune_bot(
     terminal.print_tuned_bot(written)
 
 
+@app.command()
+@user_errors
+def kingmaking(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory with a standings table (--tables standings).",
+                                            show_default=False)],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games sampled (at most).")] = 1000,
+    jobs: Annotated[Optional[int], jobs_option("1; the results do not depend on it")] = None,
+):
+    """Kingmaker index: how often a seat that cannot win decides which other seat wins.
+
+    Example: courtsim kingmaking runs/louis_xiv_demo --games 1000 --jobs 2
+    """
+    from sim.studies.kingmaking import analyse_kingmaking
+
+    check_game_count(games, "--games")
+    terminal.print_kingmaking(analyse_kingmaking(run_dir, games=games, jobs=checked_jobs(jobs) or 1, log=log))
+
+
 if __name__ == "__main__":
     app()

@@ -384,5 +384,27 @@ def print_tuned_bot(written: Path) -> None:
     stdout.print(f"tuned bot: {written}\n{read_yaml_mapping(written, 'bot')['description']}")
 
 
+def print_kingmaking(result) -> None:
+    """The kingmaker index per player count and seat (sim.studies.kingmaking)."""
+    table = new_table("Kingmaker index: share of games where a seat out of contention decides the winner "
+                      "[95% interval]", ("players", "seat", "games", "seat out", "decisions", "replays",
+                                         "kingmaker games", "index", "to next seat", "to previous seat",
+                                         "misjudged", "note"), left=("seat", "note"))
+    for row in result.summary.iter_rows(named=True):
+        share = (lambda value: "-" if value is None or not math.isfinite(value) else f"{100 * value:.0f}%")
+        index = "0 (by definition)" if row["note"] else rate_with_interval(
+            row["kingmaker_index"], row["index_low"], row["index_high"])
+        table.add_row(str(row["n_players"]), "all" if row["seat"] < 0 else str(row["seat"]), f"{row['games']:,}",
+                      f"{row['games_out_of_contention']:,}", f"{row['decisions']:,}", f"{row['replays']:,}",
+                      f"{row['kingmaker_games']:,}", index, share(row["share_to_next"]),
+                      share(row["share_to_previous"]), f"{row['misjudged_games']:,}", row["note"])
+    stdout.print(table)
+    for note in result.notes:
+        stdout.print(f"- {note}")
+    counted = int(result.requests["counted"].sum()) if len(result.requests) else 0
+    stdout.print(f"{len(result.requests):,} replays ({counted:,} with an alternative to the seat's own choice) in "
+                 f"{result.seconds:.1f} s; written to {result.directory}")
+
+
 def print_report_written(written: Path) -> None:
     stdout.print(f"report: {written} (figures and CSV tables in {written.parent / (written.stem + '_files')})")

@@ -98,6 +98,20 @@ class GameEngine(Protocol):
         """The turns each game of a chunk's tables lasted, in game order (a bot's games per second
         falls with the turns its games last: ``tune-bot --speed-floor``)."""
 
+    def play_counterfactuals(self, setup: GameSetup, n_players: int, bots: list[BotSeat], seed: int,
+                             game_index: np.ndarray, turn: np.ndarray,
+                             alternative: np.ndarray) -> dict[str, np.ndarray]:
+        """Counterfactual replays (kingmaking, sim.studies.kingmaking): request i plays game
+        ``game_index[i]`` again from its start, the acting seat taking ``alternative[i]`` instead
+        of its own choice at the game's ``turn[i]``-th turn (every seat's turns counted from 1,
+        as the standings table numbers them); every other draw is the original game's (the
+        streams are keyed by seed, game index and source). Alternatives: 0 the own choice (the
+        original game exactly), 1, 2 the next-best legal options by the game's greedy score,
+        -1, -2 uniformly random other legal options from a stream of their own. Returns arrays
+        winner_mask (bit s: seat s wins), acting_seat (-1: no such turn), available (the
+        alternative exists and differs from the own choice), n_options (legal options). One
+        compiled call for all requests, no Python per game."""
+
     def replay(self, setup: GameSetup, n_players: int, bots: list[BotSeat], seed: int,
                game_index: int) -> str:
         """The readable step-by-step log of one game (identical to that game inside any run)."""

@@ -10,6 +10,8 @@ Extras: ``ENGINE.trace_events(...) -> int64[n, 4]`` (the raw event codes, used b
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from sim import kernel_source_hash
@@ -20,7 +22,7 @@ from sim.core.table_schema import WIN_DECIDED_BY_NAMES, bot_column, declared_tab
 from sim.heads_of_state import events as ev
 from strategies.heads_of_state.parameters import GREEDY, RANDOM, SEARCH, default_params
 from sim.heads_of_state.data import DEFAULT_FILE, load_data
-from sim.heads_of_state.kernel import play_chunk_kernel
+from sim.heads_of_state.kernel import play_chunk_kernel, play_counterfactuals_kernel
 from strategies.heads_of_state.search import search_choose
 from sim.heads_of_state.replay import decode_events
 from sim.heads_of_state.state import N_COUNTRIES, N_ROUNDS, new_state
@@ -67,6 +69,14 @@ def game_outcome_columns(scores, winner_mask, win_decided_by, n_players) -> dict
         "winning_score": winning_score,
         "margin": winning_score - second,   # 0 when tied on points, as in Louis XIV
     }
+
+
+def counterfactual_bots(bots):
+    """The bots with the greedy's default parameters for a random seat: a counterfactual ranks a
+    seat's other options with the greedy whatever its family (counterfactual.py), and the random
+    bot reads no parameter, so its games stay what they were."""
+    greedy = strategies.resolve_bot("greedy")
+    return [replace(bot, params=greedy.params) if bot.family == RANDOM else bot for bot in bots]
 
 
 def _columns(block, names):
@@ -137,12 +147,14 @@ class HeadsOfStateEngine:
             np.zeros((ev.N_WORK_ROWS, ev.WORK_WIDTH), np.int64), np.zeros(ev.WORK_WIDTH, np.float64),
             np.zeros((N_ST, max(standing_capacity, 1)), np.int32), np.zeros(max(standing_capacity, 1), np.float32),
             default_params("search") if standing_capacity else np.zeros(1),
+            np.zeros(ev.COUNTERFACTUAL_WIDTH, np.int64),
         ))
         if searching:
             context.counters[ev.K_SEARCH_FN], context.counters[ev.K_SEARCH_TAG] = search_entry(setup.data, context)
         return context
 
-    def _run(self, setup, n_players, bots, seed, first_game, n_games, trace_on=False, standings=False):
+    def _run(self, setup, n_players, bots, seed, first_game, n_games, trace_on=False, standings=False,
+             counterfactual=(0, 0)):
         b_cap = max(16, BETRAYALS_PER_GAME * n_games)
         t_cap = TRACE_CAPACITY if trace_on else 0
         s_cap = n_games * n_players * (self.standing_rows_per_seat or STANDING_ROWS_PER_SEAT) if standings else 0
@@ -153,7 +165,13 @@ class HeadsOfStateEngine:
         if not 0 <= int(first_game) < 2**62:
             raise ConfigError(f"run: first_game: expected a non-negative game index, found {first_game!r}")
         while True:
-            context = self.make_ctx(setup, n_players, bots, n_games, b_cap, t_cap, s_cap)
+            if counterfactual[0]:   # one game's log with a turn overridden (play_counterfactuals)
+                context = self.make_ctx(setup, n_players, counterfactual_bots(bots), n_games, b_cap, t_cap, s_cap)
+                turn, alternative = counterfactual
+                context.counterfactual[ev.COUNTERFACTUAL_TURN] = turn
+                context.counterfactual[ev.COUNTERFACTUAL_ALTERNATIVE] = alternative
+            else:
+                context = self.make_ctx(setup, n_players, bots, n_games, b_cap, t_cap, s_cap)
             stuck = play_chunk_kernel(new_state(setup.data), setup.data, context, n_players, np.uint64(int(seed)),
                                       np.int64(first_game), np.int64(n_games))
             flags = context.counters[ev.K_OVERFLOW]
@@ -223,8 +241,38 @@ class HeadsOfStateEngine:
         games["seed"] = np.full(len(games["game_index"]), int(seed), np.uint64)   # the kernel block is int64
         return declared_tables(schemas, tables)
 
-    def trace_events(self, setup, n_players, bots, seed, game_index):
-        context = self._run(setup, n_players, bots, seed, game_index, 1, trace_on=True)
+    def play_counterfactuals(self, setup, n_players, bots, seed, game_index, turn, alternative) -> dict:
+        """Each request i: game ``game_index[i]`` again, the ``turn[i]``-th turn of the game
+        (every player's turns counted from 1) played with turn option ``alternative[i]`` instead of
+        the seat's own (sim/heads_of_state/counterfactual.py: 0 own, 1, 2 the greedy's next
+        picks, -1, -2 random; the rest of the turn is the bot's). One compiled call. Returns
+        arrays: winner_mask, acting_seat (-1: the game had fewer turns), available (the
+        alternative exists and differs from the own choice), n_options (options listed)."""
+        game_index, turn, alternative = (np.ascontiguousarray(values, dtype=np.int64)
+                                         for values in (game_index, turn, alternative))
+        context = self.make_ctx(setup, n_players, counterfactual_bots(bots), 1)
+        results = {name: np.zeros(len(game_index), dtype=np.int64)
+                   for name in ("winner_mask", "acting_seat", "available", "n_options")}
+        stuck = play_counterfactuals_kernel(new_state(setup.data), setup.data, context, n_players,
+                                            np.uint64(int(seed)), game_index, turn, alternative,
+                                            results["winner_mask"], results["acting_seat"], results["available"],
+                                            results["n_options"])
+        if context.counters[ev.K_OVERFLOW] & ev.OVERFLOW_MOVES:
+            raise RuntimeError("heads-of-state: legal-move buffer overflow (raise events.MAX_MOVES)")
+        if stuck:
+            raise RuntimeError(f"heads-of-state: {stuck} replay(s) exceeded the turn safety net")
+        results["available"] = results["available"].astype(bool)
+        return results
+
+    def counterfactuals_cached(self, bots) -> bool:
+        """Whether the counterfactual kernel (and a seated search) is in numba's disk cache."""
+        searching = any(bot.family == SEARCH for bot in bots)
+        return cached_on_disk(play_counterfactuals_kernel, *([search_choose] if searching else []))
+
+    def trace_events(self, setup, n_players, bots, seed, game_index, counterfactual=(0, 0)):
+        """The game's raw event codes; ``counterfactual`` (turn, alternative): with that turn's
+        option overridden (``play_counterfactuals``)."""
+        context = self._run(setup, n_players, bots, seed, game_index, 1, trace_on=True, counterfactual=counterfactual)
         return context.trace[:context.counters[ev.K_TRACE_N]].reshape(-1, 4).copy()
 
     def replay(self, setup, n_players, bots, seed, game_index):

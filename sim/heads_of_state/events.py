@@ -32,6 +32,13 @@ K_BETRAYAL_N, K_TRACE_N, K_OVERFLOW, K_TRACE_ON, K_FORCED, K_SEARCH_FN, K_SEARCH
 N_COUNTERS = 9
 OVERFLOW_BETRAYALS, OVERFLOW_TRACE, OVERFLOW_MOVES = 1, 2, 4
 
+# A counterfactual request and what it found, in ``context.counterfactual`` (sim/heads_of_state/
+# counterfactual.py): the t-th turn of the game (0: none), the alternative, then the seat that acted
+# there, whether the alternative existed and differed from the own choice, and the options listed.
+(COUNTERFACTUAL_TURN, COUNTERFACTUAL_ALTERNATIVE, COUNTERFACTUAL_ACTING_SEAT, COUNTERFACTUAL_AVAILABLE,
+ COUNTERFACTUAL_OPTIONS) = range(5)
+COUNTERFACTUAL_WIDTH = 5
+
 CTX_FIELDS = (
     "rules",       # float64[N_RULES] rule switches (data.R_*)
     "bot_family",  # int64[n_players]
@@ -46,6 +53,8 @@ CTX_FIELDS = (
     "standings",   # int32[tables.N_ST, capacity] the opt-in standings table column by column (standings.py)
     "standing_values",      # float32[capacity] each standings row's position_value, as stored
     "standing_parameters",  # float64[n_params] the search bot's default parameters (position_values)
+    "counterfactual",  # int64[COUNTERFACTUAL_WIDTH]: a counterfactual request (COUNTERFACTUAL_*; zeros in a
+                       # run and in a rollout)
 )
 Ctx, CtxArrays = define_array_record("Ctx", CTX_FIELDS, globals())
 

@@ -5,8 +5,11 @@ from sim.core.kernels import game_kernel, kernel
 from sim.core.random_streams import ONE, draw_at, index_below, seed_streams, stream_key, unit_float
 from sim.heads_of_state.data import R_RANDOM_START_PLAYER
 from sim.heads_of_state.decks import build_character_decks, setup_betrayal_deck
-from sim.heads_of_state.events import (DISPLAYS_DEALT, EV_GAME_END, EV_GAME_START, EV_ROUND_START, EV_SCORE,
-                                       EV_STARTING_POINTS, K_STANDINGS_ON, K_TRACE_ON, trace, trace_displays)
+from sim.heads_of_state.events import (COUNTERFACTUAL_ACTING_SEAT, COUNTERFACTUAL_ALTERNATIVE,
+                                       COUNTERFACTUAL_AVAILABLE, COUNTERFACTUAL_OPTIONS, COUNTERFACTUAL_TURN,
+                                       K_BETRAYAL_N, K_OVERFLOW, K_TRACE_N, DISPLAYS_DEALT, EV_GAME_END,
+                                       EV_GAME_START, EV_ROUND_START, EV_SCORE, EV_STARTING_POINTS, K_STANDINGS_ON,
+                                       K_TRACE_ON, trace, trace_displays)
 from sim.heads_of_state.scoring import add_score, find_winners
 from sim.heads_of_state.state import (N_STATS, N_RANKS, N_ROUNDS, N_SCORE_SOURCES, RNG_START_PLAYER,
                                       S_ACTIVE, S_GAME_INDEX, S_GAME_OVER, S_GAME_ROW, S_N_PLAYERS, S_ROUND,
@@ -140,4 +143,33 @@ def play_chunk_kernel(state, data, context, n_players, seed, first_game, n_games
         if not play_game(state, data, context):
             stuck += 1
         record_game(state, data, context, seed, row)
+    return stuck
+
+
+@kernel
+def play_counterfactuals_kernel(state, data, context, n_players, seed, game_index, turn, alternative, winner_mask,
+                                acting_seat, available, n_options):
+    """Request i: game ``game_index[i]`` played again from its start with ``alternative[i]`` at its
+    ``turn[i]``-th turn (sim/heads_of_state/counterfactual.py); fills the i-th entry of each result
+    vector (acting_seat -1: the game had fewer turns). ``context`` holds one game's output rows:
+    each replay writes them anew (betrayal rows past its capacity are counted, not written, and
+    change nothing in the game). Returns the number of games whose safety net tripped."""
+    stuck = 0
+    for request in range(game_index.shape[0]):
+        context.counters[K_BETRAYAL_N] = 0
+        context.counters[K_TRACE_N] = 0
+        context.counters[K_OVERFLOW] = 0
+        context.counterfactual[:] = 0
+        context.counterfactual[COUNTERFACTUAL_TURN] = turn[request]
+        context.counterfactual[COUNTERFACTUAL_ALTERNATIVE] = alternative[request]
+        context.counterfactual[COUNTERFACTUAL_ACTING_SEAT] = -1
+        setup_game(state, data, context, n_players, seed, game_index[request], 0)
+        if not play_game(state, data, context):
+            stuck += 1
+        mask, _, _ = find_winners(state, context)
+        winner_mask[request] = mask
+        acting_seat[request] = context.counterfactual[COUNTERFACTUAL_ACTING_SEAT]
+        available[request] = context.counterfactual[COUNTERFACTUAL_AVAILABLE]
+        n_options[request] = context.counterfactual[COUNTERFACTUAL_OPTIONS]
+    context.counterfactual[:] = 0
     return stuck

@@ -4,15 +4,16 @@ runs the round change (round_end.py) and is repeated from the new display/deck (
 
 from sim.core.kernels import game_kernel
 from sim.heads_of_state.betrayal import betrayal_plays
+from sim.heads_of_state.counterfactual import counterfactual_option, note_counterfactual_turn
 from strategies.heads_of_state.decide import choose
 from sim.heads_of_state.data import (R_FIRST_TURN_REFRESH, R_FIRST_TURN_TAKE_ONLY, R_OPTION2_TAKE_ORDER,
                                      R_REVOLUTION_TAKE_LOST, R_TAKE_FROM_SET_ASIDE)
 from sim.heads_of_state.decisions import D_BTAKE, D_OPTION, D_RAISE, D_TAKE, D_TAKE_ORDER
 from sim.heads_of_state.decks import (betrayal_drawable, draw_betrayal_card, draw_character_card,
                                       refill_betrayal_display, return_set_aside)
-from sim.heads_of_state.events import (DISPLAYS_REFILLED, DISPLAYS_REFRESHED, EV_BTAKE_DECK, EV_BTAKE_DISPLAY,
-                                       EV_REFRESH, EV_TAKE_DECK, EV_TAKE_DISPLAY, EV_TAKE_SET_ASIDE, EV_TURN,
-                                       K_TRACE_ON, trace, trace_displays)
+from sim.heads_of_state.events import (COUNTERFACTUAL_TURN, DISPLAYS_REFILLED, DISPLAYS_REFRESHED, EV_BTAKE_DECK,
+                                       EV_BTAKE_DISPLAY, EV_REFRESH, EV_TAKE_DECK, EV_TAKE_DISPLAY, EV_TAKE_SET_ASIDE,
+                                       EV_TURN, K_TRACE_ON, trace, trace_displays)
 from sim.heads_of_state.nobles import can_pay, list_raises, raise_noble
 from sim.heads_of_state.round_end import discard_to_limit, revolution
 from sim.heads_of_state.state import (ranks_on_empty_boxes, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
@@ -299,6 +300,8 @@ def play_turn(state, data, context):
     player = state.scal[S_ACTIVE]
     state.turns_round[state.scal[S_ROUND]] += 1
     state.scal[S_TURN] += 1
+    if context.counterfactual[COUNTERFACTUAL_TURN] != 0:    # a counterfactual replay (counterfactual.py)
+        note_counterfactual_turn(state, context, player)
     moves = context.moves
     n_takes = 0
     if state.first_done[player] == 0:                          # §4.1
@@ -309,7 +312,7 @@ def play_turn(state, data, context):
                 and state.scal[S_DECK_N] >= data.option1b_min):   # Q3 switch
             moves[0, 0] = OPT_FIRST_TURN
             moves[1, 0] = OPT_1B
-            option = moves[choose(state, data, context, player, D_OPTION, 2), 0]
+            option = moves[option_row(state, data, context, player, 2), 0]
     else:
         n = 0
         moves[n, 0] = OPT_1A
@@ -319,8 +322,18 @@ def play_turn(state, data, context):
             n += 1
         moves[n, 0] = OPT_2                                # always legal (Q29)
         n += 1
-        option = moves[choose(state, data, context, player, D_OPTION, n), 0]
+        option = moves[option_row(state, data, context, player, n), 0]
     play_option(state, data, context, player, option)
+
+
+@game_kernel
+def option_row(state, data, context, player, n):
+    """The row of the turn option (§4.2) the player takes among the ``n`` listed: its bot's
+    choice, which a counterfactual replay may replace at one turn of the game."""
+    row = choose(state, data, context, player, D_OPTION, n)
+    if context.counterfactual[COUNTERFACTUAL_TURN] != 0:
+        row = counterfactual_option(state, data, context, player, n, row)
+    return row
 
 
 @game_kernel

@@ -58,4 +58,6 @@ SOURCE_COATS = 1       # coat-of-arms draws
 SOURCE_BOT = 2         # + seat: each seat's bot randomness
 SOURCE_SEARCH = SOURCE_BOT + MAX_PLAYERS   # + seat: a search bot's determinizations and rollouts
 SOURCE_RESOURCES_ORDER = SOURCE_SEARCH + MAX_PLAYERS   # + seat: a random bot's order of its resources abilities
-N_SOURCES = SOURCE_RESOURCES_ORDER + MAX_PLAYERS
+SOURCE_COUNTERFACTUAL = SOURCE_RESOURCES_ORDER + MAX_PLAYERS   # a counterfactual's random alternative
+                                                              # (sim/louis_xiv/counterfactual.py)
+N_SOURCES = SOURCE_COUNTERFACTUAL + 1

@@ -11,12 +11,13 @@ from sim.louis_xiv import constants as C
 from sim.louis_xiv import tables as R
 from sim.louis_xiv.data import (DEFAULT_GAME_FILE, ROUNDS, load_game_file, rule_vector, to_kernel_data)
 from sim.louis_xiv.decisions import new_move_buffer, new_option_buffer
-from sim.louis_xiv.kernel import play_chunk_kernel, play_game
+from sim.louis_xiv.kernel import play_chunk_kernel, play_counterfactuals_kernel, play_game
 from sim.louis_xiv.replay import decode
 from sim.louis_xiv.rules import switch_settings
-from sim.louis_xiv.state import STANDING_ROWS, TRACE_LENGTH, new_state
+from sim.louis_xiv.state import (COUNTERFACTUAL_ACTING_SEAT, COUNTERFACTUAL_ALTERNATIVE, COUNTERFACTUAL_TURN,
+                                 STANDING_ROWS, TRACE_LENGTH, new_state)
 from strategies import louis_xiv as bots_module
-from strategies.louis_xiv.parameters import FAMILY_PARAMETERS, N_PARAMETERS, SEARCH, default_parameters
+from strategies.louis_xiv.parameters import FAMILY_PARAMETERS, N_PARAMETERS, RANDOM, SEARCH, default_parameters
 from strategies.parameters import parameter_vector
 from strategies.louis_xiv.search import search_entry, search_influence_turn
 
@@ -34,6 +35,17 @@ def bot_arrays(bots: list[BotSeat]):
     for seat, bot in enumerate(bots):
         families[seat] = bot.family
         params[seat, :len(bot.params)] = bot.params   # shorter vectors (older families) keep the defaults
+    return families, params
+
+
+def counterfactual_bot_arrays(bots: list[BotSeat]):
+    """``bot_arrays`` with the greedy's default parameters in a random seat's row: a counterfactual
+    ranks a seat's other turns by the greedy's score whatever its family (counterfactual.py),
+    and the random bot reads no parameter, so its games stay what they were."""
+    families, params = bot_arrays(bots)
+    for seat, bot in enumerate(bots):
+        if bot.family == RANDOM:
+            params[seat] = default_parameters()
     return families, params
 
 
@@ -137,6 +149,31 @@ class LouisXIVEngine:
         standings["position_value"] = state.standing_values[:n_rows]
         return declared_tables(self.table_schemas(setup), {"standings": standings})["standings"]
 
+    def play_counterfactuals(self, setup, n_players, bots, seed, game_index, turn, alternative) -> dict:
+        """Each request i: game ``game_index[i]`` again, the ``turn[i]``-th influence turn of the
+        game (every seat's turns counted from 1, §4.2) played with ``alternative[i]`` instead of
+        the seat's own choice (sim/louis_xiv/counterfactual.py: 0 own, 1, 2 next-best by the
+        greedy's score, -1, -2 random). One compiled call for all requests. Returns arrays:
+        winner_mask, acting_seat (-1: the game had fewer turns), available (the alternative
+        exists and differs from the own choice), n_options (legal turns listed)."""
+        self._check(n_players, bots)
+        game_index, turn, alternative = (np.ascontiguousarray(values, dtype=np.int64)
+                                         for values in (game_index, turn, alternative))
+        families, params = counterfactual_bot_arrays(bots)
+        results = {name: np.zeros(len(game_index), dtype=np.int64)
+                   for name in ("winner_mask", "acting_seat", "available", "n_options")}
+        play_counterfactuals_kernel(state_for(setup, families, params), setup.data, setup.rules, n_players,
+                                    seed_as_int64(seed), game_index, turn, alternative, families, params,
+                                    new_move_buffer(), new_option_buffer(), results["winner_mask"],
+                                    results["acting_seat"], results["available"], results["n_options"])
+        results["available"] = results["available"].astype(bool)
+        return results
+
+    def counterfactuals_cached(self, bots) -> bool:
+        """Whether the counterfactual kernel (and a seated search) is in numba's disk cache."""
+        searching = any(bot.family == SEARCH for bot in bots)
+        return cached_on_disk(play_counterfactuals_kernel, *([search_influence_turn] if searching else []))
+
     def turns_per_game(self, tables) -> np.ndarray:
         """Influence turns (§4.2) of every seat of each game, summed."""
         seats = tables["seats"]
@@ -173,11 +210,14 @@ class LouisXIVEngine:
                   + ", ".join(f"seat {seat + 1} {bot.name}" for seat, bot in enumerate(bots)))
         return header + "\n" + decode(state.trace, int(state.game[TRACE_LENGTH]), names) + "\n"
 
-    def replay_state(self, setup, n_players, bots, seed, game_index):
-        """Play one game with the event log on; returns (final state, scores)."""
+    def replay_state(self, setup, n_players, bots, seed, game_index, counterfactual=(0, 0)):
+        """Play one game with the event log on; returns (final state, scores). ``counterfactual``
+        (turn, alternative): that game with the turn overridden (``play_counterfactuals``)."""
         data = setup.data
-        families, params = bot_arrays(bots)
+        families, params = counterfactual_bot_arrays(bots) if counterfactual[0] else bot_arrays(bots)
         state = state_for(setup, families, params, TRACE_CAPACITY)
+        state.counterfactual[COUNTERFACTUAL_TURN], state.counterfactual[COUNTERFACTUAL_ALTERNATIVE] = counterfactual
+        state.counterfactual[COUNTERFACTUAL_ACTING_SEAT] = -1
         courtier_rows = result_matrix(int(data.numbers[ROUNDS]) * C.N_COURTIERS, R.COURTIER_COLUMNS)
         scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
         play_game(state, data, setup.rules, n_players, seed_as_int64(seed), game_index, families, params,

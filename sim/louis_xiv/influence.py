@@ -13,11 +13,12 @@ from sim.louis_xiv.data import (IMAGINARY_CARDS_REVEALED, IMAGINARY_LOUIS_CARD, 
                                 IMAGINARY_PER_CARD, IMAGINARY_PLACEMENT, LB_SKIP_COST)
 from sim.louis_xiv.data import RETRIEVE_COURTIER_CARD_COUNT, RETRIEVE_FOUR_COUNT, RETRIEVE_JOKER_COUNT
 from sim.louis_xiv.turn_options import list_turn_options  # noqa: F401 - part of this phase's interface
+from sim.louis_xiv.counterfactual import counterfactual_influence_turn
 from sim.louis_xiv.setup import shuffle_influence_deck
 from sim.louis_xiv.standings import record_turn_standings, recording_standings
-from sim.louis_xiv.state import (GOLD_SPENT_SKIP, IMAGINARY_ACTIVE, INFLUENCE_POSITION, INFLUENCE_TURNS, LOUIS_COURTIER,
-                                 MARKERS_PLACED, MARKERS_RETRIEVED, N_PLAYERS, PLACE_TURNS, RETRIEVE_TURNS,
-                                 TRACE_ON, hand_size, seat_order, trace_event)
+from sim.louis_xiv.state import (COUNTERFACTUAL_TURN, GOLD_SPENT_SKIP, IMAGINARY_ACTIVE, INFLUENCE_POSITION,
+                                 INFLUENCE_TURNS, LOUIS_COURTIER, MARKERS_PLACED, MARKERS_RETRIEVED, N_PLAYERS,
+                                 PLACE_TURNS, RETRIEVE_TURNS, TRACE_ON, hand_size, seat_order, trace_event)
 from sim.louis_xiv.decisions import (CARD_SWAP, MOVE_CARD, MOVE_KIND, MOVE_LENGTH, MOVE_PATH, PLACE_FOUR,
                                      PURPOSE_END_PLACEMENT, RETRIEVE, RETRIEVE_FOUR, SKIP)
 from strategies.louis_xiv.decide import (choose_card_to_spend, choose_courtier_for_marker, choose_influence_turn,
@@ -117,8 +118,11 @@ def influence_turns(state, data, rules, bot_family, bot_params, moves):
 @inline_game_kernel
 def take_influence_turn(state, data, rules, player, family, params, moves):
     """One turn: the bot picks among the legal turns (turn_options.py), which is then played;
-    the standings after it are recorded when the run asked for them (standings.py)."""
+    the standings after it are recorded when the run asked for them (standings.py); a
+    counterfactual replay may replace the pick at one turn of the game (counterfactual.py)."""
     choice = choose_influence_turn(state, data, rules, player, moves, family, params)
+    if state.counterfactual[COUNTERFACTUAL_TURN] != 0:
+        choice = counterfactual_influence_turn(state, data, rules, player, moves, choice, params)
     apply_move(state, data, player, moves[choice], family, params)
     if recording_standings(state):
         record_turn_standings(state, data, player)

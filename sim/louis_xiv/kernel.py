@@ -15,8 +15,9 @@ from sim.louis_xiv.resources import resources_phase
 from sim.louis_xiv.scoring import bin_count, end_of_game, record_standing
 from sim.louis_xiv.setup import setup_game
 from sim.louis_xiv.standings import record_final_standings, record_round_end_standings, recording_standings
-from sim.louis_xiv.state import (EXHAUSTED_COATS, EXHAUSTED_GOLD, EXHAUSTED_TOKENS, FIRST_START_SEAT,
-                                 N_PLAYERS, ROUND, START_SEAT, trace_event)
+from sim.louis_xiv.state import (COUNTERFACTUAL_ACTING_SEAT, COUNTERFACTUAL_ALTERNATIVE, COUNTERFACTUAL_AVAILABLE,
+                                 COUNTERFACTUAL_OPTIONS, COUNTERFACTUAL_TURN, EXHAUSTED_COATS, EXHAUSTED_GOLD,
+                                 EXHAUSTED_TOKENS, FIRST_START_SEAT, N_PLAYERS, ROUND, START_SEAT, trace_event)
 
 
 @inline_game_kernel
@@ -156,3 +157,26 @@ def play_chunk_kernel(state, data, rules, n_players, seed, first_game, n_games, 
             courtier_rows, offset * rows_per_game, scores, 0)
         write_game_row(state, game_rows[offset], game_index, scores, winner_mask, decided_by_tiebreak)
         write_seat_rows(state, data, seat_rows, offset * n_players, game_index, scores, winner_mask)
+
+
+@kernel  # allocates the scores vector and one game's courtier rows
+def play_counterfactuals_kernel(state, data, rules, n_players, seed, game_index, turn, alternative, bot_family,
+                                bot_params, moves, options, winner_mask, acting_seat, available, n_options):
+    """Request i: game ``game_index[i]`` played again from its start with ``alternative[i]`` at its
+    ``turn[i]``-th influence turn (sim/louis_xiv/counterfactual.py); fills the i-th entry of each
+    result vector (acting_seat -1: the game had fewer turns)."""
+    scores = np.zeros(C.MAX_PLAYERS, dtype=np.int64)
+    courtier_rows = np.zeros((data.numbers[ROUNDS] * C.N_COURTIERS, len(R.COURTIER_COLUMNS)), dtype=np.int32)
+    for request in range(game_index.shape[0]):
+        state.counterfactual[:] = 0
+        state.counterfactual[COUNTERFACTUAL_TURN] = turn[request]
+        state.counterfactual[COUNTERFACTUAL_ALTERNATIVE] = alternative[request]
+        state.counterfactual[COUNTERFACTUAL_ACTING_SEAT] = -1
+        scores[:] = 0
+        mask, _ = play_game(state, data, rules, n_players, seed, game_index[request], bot_family, bot_params, moves,
+                            options, courtier_rows, 0, scores, 0)
+        winner_mask[request] = mask
+        acting_seat[request] = state.counterfactual[COUNTERFACTUAL_ACTING_SEAT]
+        available[request] = state.counterfactual[COUNTERFACTUAL_AVAILABLE]
+        n_options[request] = state.counterfactual[COUNTERFACTUAL_OPTIONS]
+    state.counterfactual[:] = 0

@@ -19,6 +19,7 @@ from sim.core.records import construct_with, define_array_record
 
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.data import POINTS_PER_COAT, POINTS_PER_MISSION
+from sim.louis_xiv.decisions import MOVE_CAPACITY, MOVE_WIDTH
 
 # Scalars of the game, in ``state.game``
 GAME_FIELDS = (
@@ -44,6 +45,13 @@ STAT_FIELDS = (
  INFLUENCE_TURNS, PLACE_TURNS, RETRIEVE_TURNS, MARKERS_PLACED, MARKERS_RETRIEVED,
  TOKENS_GAINED, CROWNS_AS_WILDCARD) = range(len(STAT_FIELDS))
 N_STATS = len(STAT_FIELDS)
+
+# A counterfactual request and what it found, in ``state.counterfactual`` (sim/louis_xiv/
+# counterfactual.py); the own move of the overridden turn follows these fields
+COUNTERFACTUAL_FIELDS = ("turn", "alternative", "acting_seat", "available", "options")
+(COUNTERFACTUAL_TURN, COUNTERFACTUAL_ALTERNATIVE, COUNTERFACTUAL_ACTING_SEAT, COUNTERFACTUAL_AVAILABLE,
+ COUNTERFACTUAL_OPTIONS) = range(len(COUNTERFACTUAL_FIELDS))
+COUNTERFACTUAL_OWN_MOVE = len(COUNTERFACTUAL_FIELDS)
 
 TRACE_WIDTH = 8           # event code + up to 7 arguments
 MAX_MISSIONS = 64         # capacity of mission arrays (the game has 40 cards)
@@ -104,6 +112,9 @@ STATE_FIELDS = (
                           # chunk, counted past the capacity so that the engine can grow and rerun),
                           # LAST_ROWS_A_TURN (1: the last rows recorded were an influence turn's)
     "standing_parameters",  # float64[n]: the search bot's default parameters (position_value)
+    "counterfactual",     # int64[COUNTERFACTUAL_FIELDS + MOVE_WIDTH]: a request to override the
+                          # t-th influence turn of the game (turn 0: none) and what it found
+    "counterfactual_scores",  # float64[MOVE_CAPACITY]: the greedy's score of each listed turn there
 )
 STANDINGS_ON, STANDING_ROWS, LAST_ROWS_A_TURN = range(3)
 LouisState, LouisStateArrays = define_array_record("LouisState", STATE_FIELDS, globals())
@@ -155,6 +166,7 @@ def new_state(data, trace_capacity=1, standings=None):
         phase_gain_slopes=np.zeros((C.MAX_PLAYERS, C.N_COURTIERS, 5)),
         search_entry=n_ints(2),
         **standing_arrays(standings),
+        counterfactual=n_ints(COUNTERFACTUAL_OWN_MOVE + MOVE_WIDTH), counterfactual_scores=np.zeros(MOVE_CAPACITY),
     ))
 
 
@@ -188,7 +200,7 @@ def copy_state(state):
         state.phase_gifts.copy(), state.phase_gains.copy(), state.phase_markers.copy(),
         state.phase_gain_slopes.copy(), state.search_entry.copy(),
         state.standings[:, :1].copy(), state.standing_values[:1].copy(), np.zeros(3, np.int64),
-        state.standing_parameters.copy(),
+        state.standing_parameters.copy(), state.counterfactual.copy(), state.counterfactual_scores.copy(),
     )
 
 

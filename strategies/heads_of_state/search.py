@@ -71,7 +71,8 @@ from strategies.heads_of_state.greedy import bplay_value, greedy_choose, open_ra
 from strategies.heads_of_state.parameters import (
     GREEDY, P_CLEAR_LEAD, P_DISTINCT_TAKES,
     P_HORIZON, P_MAX_CANDIDATES, P_ROLLOUTS, P_STOP_AT_ROUND_END)
-from sim.heads_of_state.events import K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, WORK_WIDTH, Ctx
+from sim.heads_of_state.events import (COUNTERFACTUAL_WIDTH, K_FORCED, MAX_MOVES, N_COUNTERS, N_WORK_ROWS, W_HEX_KEY,
+                                       W_INFLUENCE, W_TOP_RANK, WORK_WIDTH, Ctx)
 from sim.heads_of_state.kernel import play_game
 from sim.heads_of_state.state import (N_CHAR_TYPES, N_COUNTRIES, N_ROUNDS, REVOLUTION,
                                       RNG_SEARCH_0, S_BDECK_N, S_DECK_N, S_GAME_OVER, S_GAME_ROW,
@@ -167,6 +168,7 @@ def rollout_context(context, n_players, params):
         np.zeros((N_ROUNDS * N_COUNTRIES, N_C), np.int64), np.zeros(N_COUNTERS, np.int64),
         np.zeros(1, np.int64), np.zeros((N_WORK_ROWS, WORK_WIDTH), np.int64), np.zeros(WORK_WIDTH),
         np.zeros((N_ST, 1), np.int32), np.zeros(1, np.float32), np.zeros(1),   # records no standings (counters 0)
+        np.zeros(COUNTERFACTUAL_WIDTH, np.int64),   # a rollout never plays the game's counterfactual request
     )
 
 

@@ -104,8 +104,8 @@ from sim.louis_xiv.kernel import finish_round
 from sim.louis_xiv.resources import resources_phase
 from sim.louis_xiv.scoring import end_of_game
 from sim.louis_xiv.state import (IMAGINARY_ACTIVE, INFLUENCE_POSITION, INTRIGUE_COUNT, INTRIGUE_HEAD, MAX_MISSIONS,
-                                 N_PLAYERS, ROUND, START_SEAT, TRACE_ON, copy_state, hand_size,
-                                 seat_order)
+                                 N_PLAYERS, ROUND, START_SEAT, TRACE_ON, COUNTERFACTUAL_TURN, copy_state,
+                                 hand_size, seat_order)
 from sim.louis_xiv.turn_options import list_turn_options
 from strategies.louis_xiv.decide import prepare_influence_phase
 from strategies.louis_xiv.greedy import score_listed_turns
@@ -182,8 +182,11 @@ def rollout_last_round(round_number, n_rounds, rollout_rounds):
 @allocating_kernel
 def new_rollout_state(state):
     """A state of the same shapes, filled again by ``copy_into_rollout`` before every rollout
-    (scratch arrays and per-phase caches are rebuilt before they are read)."""
-    return copy_state(state)
+    (scratch arrays and per-phase caches are rebuilt before they are read); without the game's
+    counterfactual request, which concerns the game's own turns, never a rollout's."""
+    sim = copy_state(state)
+    sim.counterfactual[COUNTERFACTUAL_TURN] = 0
+    return sim
 
 
 @game_kernel
