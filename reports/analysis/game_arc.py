@@ -41,7 +41,9 @@ the winners' combined probability, the chance that the win goes to one of them):
   first exceeds a threshold, over all moves; here the threshold is a probability and the
   winner must stay above it (a game that looked decided and turned round is not decided).
   A game decided from its first recorded position has ``decided_at`` = its first turn's share.
-- ``comeback``: the winner's probability was below :data:`COMEBACK` (0.2) at some position.
+- ``comeback``: the winner's probability was below :func:`comeback_threshold` at some position:
+  0.2 at 2 players (the issue's threshold), the same 40% of the fair share 1/n at more (0.2 at 5
+  players would be the fair share itself: every winner would have "come back" from a level start).
 - ``lead_changes``: Ludii's ``LeadChange`` (Evaluation/src/metrics/single/stateEvaluation/
   LeadChange.java) on the model's probabilities: the leaders of a position are the seats with
   the highest probability (ties included); a lead change is a position whose set of leaders
@@ -83,7 +85,8 @@ TABLE = "standings"
 NEEDED_COLUMNS = ("game_index", "turn", "seat", "score", "position_value")
 
 DECIDED = 0.9                 # the winner's probability from which a game counts as decided
-COMEBACK = 0.2                # a winner whose probability was ever below this came back
+COMEBACK = 0.2                # at 2 players, a winner whose probability was ever below this came back
+COMEBACK_SHARE = COMEBACK * 2  # ... and at n players, below this share of the fair 1/n
 OUT_OF_CONTENTION = 0.05      # a seat whose probability stays below this is out of contention
 LEADER_TOLERANCE = 1e-9       # seats this close to the highest probability share the lead
 
@@ -426,6 +429,11 @@ def position_frame(positions: Positions, probabilities: np.ndarray) -> pl.DataFr
     return frame.with_columns(pl.int_range(pl.len()).over("game_index").alias("position"))
 
 
+def comeback_threshold(n_players):
+    """The probability a winner must have fallen below to have come back (module docstring)."""
+    return COMEBACK_SHARE / n_players
+
+
 def first_after_last(condition: pl.Expr, column: str) -> pl.Expr:
     """In a group of positions in order: ``column`` at the first position after the last one
     where ``condition`` holds (at the first position when it never holds; null when it holds at
@@ -449,7 +457,7 @@ def games_arc(frame: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
         pl.len().cast(pl.Int32).alias("positions"))
     arc = games.join(per_game, on="game_index", how="left", maintain_order="left").with_columns(
         pl.col("decided_at").fill_null(1.0),
-        (pl.col("lowest_winner_probability") < COMEBACK).fill_null(False).alias("comeback"),
+        (pl.col("lowest_winner_probability") < comeback_threshold(pl.col("n_players"))).fill_null(False).alias("comeback"),
         pl.col("lead_changes").fill_null(0),
         pl.col("drama").fill_null(0.0),
         pl.col("positions").fill_null(0))

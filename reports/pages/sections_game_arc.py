@@ -30,8 +30,9 @@ def game_arc_section(ctx: Context, run: Run) -> Section | None:
         "seats' probabilities of a position scaled to add up to 1), gives each seat's chance of winning as the game "
         f"goes. A game is decided at the share of the game from which the eventual winner's probability stays above "
         f"{game_arc.DECIDED:.0%} to the end (100%: only the last turn or the final scoring decides it); a comeback is a "
-        f"game whose winner was below {game_arc.COMEBACK:.0%} at some point. The final standing, where the result is "
-        f"known, is left out. The model is judged on games it was not fitted on (at most {game_arc.FIT_GAMES:,} games "
+        f"game whose winner was below {game_arc.COMEBACK:.0%} at some point at 2 players, below "
+        f"{game_arc.COMEBACK_SHARE:.0%} of the fair share 1/n at n players ({game_arc.comeback_threshold(4):.0%} at 4). "
+        f"The final standing, where the result is known, is left out. The model is judged on games it was not fitted on (at most {game_arc.FIT_GAMES:,} games "
         f"per player count are used, {game_arc.HELD_OUT_SHARE:.0%} of them held out).")
     missing = sorted(set(arc.fitted.games) - set(arc.fitted.models))
     if missing:

@@ -136,6 +136,14 @@ def only_game(arc):
     return arc.games.row(0, named=True)
 
 
+def test_a_comeback_is_measured_against_the_fair_share_of_the_player_count():
+    """At 5 players the fair share is 20%: a winner who starts level and dips to 15% has not come
+    back from anything; one who fell to 7% (below 40% of the fair share, as 20% is at 2 players) has."""
+    assert ga.comeback_threshold(2) == pytest.approx(ga.COMEBACK)
+    assert not only_game(curve_game([0.2, 0.15, 0.3, 0.6, 0.95], n_players=5))["comeback"]
+    assert only_game(curve_game([0.2, 0.07, 0.3, 0.6, 0.95], n_players=5))["comeback"]
+
+
 def test_a_game_decided_at_the_start():
     """The winner is above 90% from the first turn on: decided at the first turn's share (1 of
     10 turns), no comeback, no lead change, no drama; the loser is out of contention from turn 1."""
