@@ -1,10 +1,6 @@
 """Counterfactual influence turns (sim/louis_xiv/counterfactual.py, issue 40 kingmaking): the
 same game with one seat's choice at its t-th influence turn (§4.2 step 2) replaced, every other
 draw identical."""
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -107,33 +103,3 @@ def test_a_turn_past_the_end_of_the_game_changes_nothing(setup):
     replayed = ENGINE.play_counterfactuals(setup, 2, bots, SEED, np.arange(3), np.full(3, 10_000), np.full(3, 1))
     np.testing.assert_array_equal(replayed["winner_mask"], winners)
     assert (replayed["acting_seat"] == -1).all() and not replayed["available"].any()
-
-
-def test_the_runs_tables_are_unchanged_by_a_counterfactual_played_before(setup):
-    """A counterfactual is opt-in: a run's tables do not depend on one played before."""
-    bots = bots_of("greedy", "random", "greedy")
-    before = ENGINE.play_chunk(setup, 3, bots, SEED, 0, 4)
-    ENGINE.play_counterfactuals(setup, 3, bots, SEED, np.arange(4), np.full(4, 5), np.full(4, -1))
-    after = ENGINE.play_chunk(setup, 3, bots, SEED, 0, 4)
-    for table in before:
-        for column in before[table]:
-            np.testing.assert_array_equal(before[table][column], after[table][column])
-
-
-def test_interpreted_counterfactuals_play_the_same_games():
-    """NUMBA_DISABLE_JIT=1: the counterfactual kernel runs as plain Python with the same results."""
-    script = (
-        "import numpy as np\n"
-        "from sim.louis_xiv.engine import ENGINE\n"
-        "setup = ENGINE.load_setup()\n"
-        "bots = [ENGINE.resolve_bot(name) for name in ('greedy', 'random')]\n"
-        "result = ENGINE.play_counterfactuals(setup, 2, bots, 7, np.array([0, 1]), np.array([9, 9]),\n"
-        "                                     np.array([1, -1]))\n"
-        "print(*(int(value) for name in sorted(result) for value in result[name]))\n"
-    )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    interpreted = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
-                                 cwd=Path(__file__).resolve().parents[2], check=True).stdout
-    compiled = ENGINE.play_counterfactuals(ENGINE.load_setup(), 2, bots_of("greedy", "random"), 7,
-                                           np.array([0, 1]), np.array([9, 9]), np.array([1, -1]))
-    assert interpreted.split() == [str(int(value)) for name in sorted(compiled) for value in compiled[name]]

@@ -5,10 +5,6 @@ Asking for it changes no other table; a game's last rows are its final scores; a
 row per seat for every influence turn, every round end and the end; the position values are the
 search bot's own (strategies/louis_xiv/position.py) on the same positions, replayed here."""
 import dataclasses
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -48,18 +44,6 @@ def per_game_rows(standings, n_players):
     games = np.asarray(standings["game_index"])
     return {int(game): {name: np.asarray(values)[games == game] for name, values in standings.items()}
             for game in np.unique(games)}
-
-
-@FEW
-@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
-def test_asking_for_standings_changes_no_other_table(setup, n_players, bot_names, seed):
-    without = play(setup, n_players, bot_names, seed, 200)
-    with_them = play(with_standings(setup), n_players, bot_names, seed, 200)
-    assert set(with_them) == set(without) | {"standings"}
-    for table, columns in without.items():
-        assert list(columns) == list(with_them[table])
-        for name, values in columns.items():
-            assert np.array_equal(values, with_them[table][name]), f"{table}.{name}"
 
 
 def test_a_search_bot_s_rollouts_record_no_standings(setup):
@@ -193,45 +177,3 @@ def influence_turn_order(state):
                 yield seat
         if not anyone_played:
             return
-
-
-def test_a_chunk_whose_buffer_overflows_is_played_again_with_the_same_rows_and_later_chunks_start_bigger(setup, monkeypatch):
-    names = ["greedy", "random", "greedy"]
-    roomy = play(with_standings(setup), 3, names, 8, 20)["standings"]
-    monkeypatch.setattr(engine_module, "STANDING_ROWS_PER_SEAT", 2)
-    monkeypatch.setattr(ENGINE, "standing_rows_per_seat", None)
-    cramped = play(with_standings(setup), 3, names, 8, 20)["standings"]
-    for name, values in roomy.items():
-        assert np.array_equal(values, cramped[name]), name
-    seats = 20 * 3
-    assert len(roomy["seat"]) / seats < ENGINE.standing_rows_per_seat <= 1.1 * len(roomy["seat"]) / seats + 1
-
-
-def test_standings_do_not_depend_on_the_chunking(setup):
-    names = ["random", "greedy"]
-    whole = play(with_standings(setup), 2, names, 4, 10)["standings"]
-    first = play(with_standings(setup), 2, names, 4, 4)["standings"]
-    rest = play(with_standings(setup), 2, names, 4, 6, first_game=4)["standings"]
-    for name, values in whole.items():
-        assert np.array_equal(values, np.concatenate([first[name], rest[name]])), name
-
-
-def test_interpreted_kernels_record_the_same_standings(setup, tmp_path):
-    """NUMBA_DISABLE_JIT=1 (a debugger session on one game) records the same rows as compiled."""
-    script = (
-        "import dataclasses, sys\n"
-        "import numpy as np\n"
-        "from sim.louis_xiv.engine import ENGINE\n"
-        "setup = dataclasses.replace(ENGINE.load_setup(), optional_tables=('standings',))\n"
-        "bots = [ENGINE.resolve_bot(name) for name in ('greedy', 'random', 'greedy')]\n"
-        "standings = ENGINE.play_chunk(setup, 3, bots, 9, 2, 1)['standings']\n"
-        "np.savez(sys.argv[1], **{name: np.asarray(values) for name, values in standings.items()})\n"
-    )
-    out = tmp_path / "standings.npz"
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    subprocess.run([sys.executable, "-c", script, str(out)], env=env, check=True,
-                   cwd=Path(__file__).resolve().parents[2])
-    interpreted = np.load(out)
-    compiled = play(with_standings(setup), 3, ["greedy", "random", "greedy"], 9, 1, first_game=2)["standings"]
-    for name, values in compiled.items():
-        assert np.array_equal(values, interpreted[name]), name
