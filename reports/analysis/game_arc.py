@@ -69,6 +69,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -737,3 +738,31 @@ def calibration_sentence(calibration: Calibration) -> str:
             f"{calibration.brier_high:.3f}) against {calibration.base_rate_brier:.3f} for always predicting "
             f"1/{calibration.n_players} (skill {calibration.skill:.2f}); the observed win rate is within the interval "
             f"of {calibration.bins_within} of {len(table)} deciles of the prediction.")
+
+
+# ----------------------------------------------------------------------------- kingmaking, when played
+
+KINGMAKING_SUMMARY = Path("kingmaking") / "summary.parquet"   # written by `courtsim kingmaking RUN`
+ALL_SEATS = -1                                                 # the summary's row of every seat together
+
+
+def kingmaking_summary(run: Run) -> pd.DataFrame | None:
+    """The kingmaker index per player count (every seat together) of ``courtsim kingmaking`` on
+    this run (sim/studies/kingmaking.py), or None when it has not been played."""
+    path = run.path / KINGMAKING_SUMMARY
+    if not path.is_file():
+        return None
+    summary = pl.read_parquet(path).filter(pl.col("seat") == ALL_SEATS).sort("n_players")
+    return summary.to_pandas()
+
+
+def kingmaking_sentence(row) -> str:
+    """The kingmaker index of one player count in a sentence: "At 4 players an out-of-contention
+    seat's other choice changes the winner in 65% of games (95% CI 59–70%; ...)."."""
+    if row.n_players == 2:
+        return "At 2 players nobody can hand the game to another: no kingmaker by definition."
+    return (f"At {row.n_players} players an out-of-contention seat's other choice changes the winner in "
+            f"{percent(row.kingmaker_index)} of games (95% CI {percent(row.index_low).rstrip('%')}–"
+            f"{percent(row.index_high)}; of {row.games:,} games, {row.games_out_of_contention:,} with a seat out of "
+            f"contention; {percent(row.share_to_next)} of the changes hand it to the next seat in turn order, "
+            f"{percent(row.share_to_previous)} to the previous one).")

@@ -56,6 +56,17 @@ def game_arc_section(ctx: Context, run: Run) -> Section | None:
         section.figures.append(comeback_figure(ctx, arc))
     if not arc.fan.empty:
         section.figures.append(fan_figure(ctx, arc))
+    kingmaking = game_arc.kingmaking_summary(run)
+    if kingmaking is not None:
+        section.paragraphs.append(
+            "Kingmaking (courtsim kingmaking): for a sample of games, every decision a seat takes once the model puts "
+            "it out of contention is played again with its other choices, every other draw the same; the kingmaker "
+            "index is the share of games in which such a choice changes the winner.")
+        for row in kingmaking.itertuples():
+            sentence = game_arc.kingmaking_sentence(row)
+            section.paragraphs.append(sentence)
+            if row.n_players > 2:
+                ctx.headlines.append(f"Kingmaking: {sentence}")
     return section
 
 
@@ -120,7 +131,8 @@ def comeback_figure(ctx: Context, arc: game_arc.GameArc):
                               title="Half of the games are decided by", ax=axes[0, 1])
     return ctx.store.add(
         "game_arc_summary", "Comebacks and the median decided-at", figure, arc.summary,
-        "Left: share of games whose winner's probability was below 20% at some point, 95% Wilson intervals. Right: "
+        f"Left: share of games whose winner's probability was below {game_arc.COMEBACK:.0%} at some point ({game_arc.COMEBACK_SHARE:.0%} "
+        "of the fair share 1/n at n players), 95% Wilson intervals. Right: "
         "the median decided-at with its 95% distribution-free interval. Table: per player count, also the quartiles "
         "of decided-at, lead changes and drama per game (means, 95% intervals) and the losing seats that fall out "
         "of contention.", ctx.n_games)

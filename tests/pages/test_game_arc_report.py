@@ -53,3 +53,24 @@ def test_the_report_without_standings_is_unchanged(louis_run, arc_report, tmp_pa
     for name in sorted(without):
         pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "report_files" / name),
                                       pd.read_csv(arc_report.parent / "report_files" / name), obj=name)
+
+
+def test_a_kingmaking_played_on_the_run_is_in_the_section_and_the_headlines(louis_run, tmp_path):
+    """``courtsim kingmaking RUN`` writes RUN/kingmaking/summary.parquet: the section then gives
+    the kingmaker index per player count in a sentence (2 players: none by definition)."""
+    from html import unescape
+
+    import polars as pl
+
+    run = with_standings(louis_run, tmp_path / "run")
+    (run / "kingmaking").mkdir()
+    pl.DataFrame({"n_players": [4, 4], "seat": [ga.ALL_SEATS, 0], "games": [300, 300],
+                  "games_out_of_contention": [250, 90], "kingmaker_index": [0.4, 0.1], "index_low": [0.35, 0.07],
+                  "index_high": [0.46, 0.14], "share_to_next": [0.3, 0.3], "share_to_previous": [0.25, 0.2]}
+                 ).write_parquet(run / "kingmaking" / "summary.parquet")
+    html = unescape(build_report(run, tmp_path / "report.html", progress=False).read_text())
+    sentence = ("At 4 players an out-of-contention seat's other choice changes the winner in 40% of games (95% CI "
+                "35–46%; of 300 games, 250 with a seat out of contention; 30% of the changes hand it to the next seat "
+                "in turn order, 25% to the previous one).")
+    assert sentence in html
+    assert f"Kingmaking: {sentence}" in html.split('<section class="summary"')[1].split("</section>")[0]
