@@ -28,20 +28,11 @@ from sim.louis_xiv import constants as C
 from sim.louis_xiv.decisions import MOVE_LENGTH, MOVE_PATH, MOVE_WIDTH
 from sim.louis_xiv.state import (COUNTERFACTUAL_ACTING_SEAT, COUNTERFACTUAL_ALTERNATIVE, COUNTERFACTUAL_AVAILABLE,
                                  COUNTERFACTUAL_OPTIONS, COUNTERFACTUAL_OWN_MOVE, COUNTERFACTUAL_TURN,
-                                 INFLUENCE_TURNS, N_PLAYERS)
+                                 influence_turns_played)
 from sim.louis_xiv.turn_options import list_turn_options
 from strategies.louis_xiv.greedy import score_listed_turns
 
 NO_ROW = -1
-
-
-@game_kernel
-def influence_turns_played(state):
-    """Influence turns played so far in the game, every seat's (§4.2 step 2)."""
-    played = 0
-    for player in range(state.game[N_PLAYERS]):
-        played += state.stats[player, INFLUENCE_TURNS]
-    return played
 
 
 @game_kernel

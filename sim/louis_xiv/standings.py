@@ -11,8 +11,8 @@ are the same: a game is a pure function of rules, bots, seed and game index).
 from sim.core.kernels import game_kernel, inline_game_kernel
 
 from sim.louis_xiv import tables as R
-from sim.louis_xiv.state import (GAME_INDEX, INFLUENCE_TURNS, LAST_ROWS_A_TURN, N_PLAYERS, ROUND, STANDING_ROWS,
-                                 STANDINGS_ON, provisional_score)
+from sim.louis_xiv.state import (GAME_INDEX, LAST_ROWS_A_TURN, N_PLAYERS, ROUND, STANDING_ROWS, STANDINGS_ON,
+                                 influence_turns_played, provisional_score)
 from strategies.louis_xiv.position import position_value
 
 NOT_A_TURN = -1   # acting_seat of the rows after a round's end phases and after §7
@@ -75,15 +75,6 @@ def next_standing_row(state):
 
 
 @game_kernel
-def turns_played(state):
-    """Influence turns played so far in this game, every seat's together (§4.2)."""
-    turns = 0
-    for seat in range(state.game[N_PLAYERS]):
-        turns += state.stats[seat, INFLUENCE_TURNS]
-    return turns
-
-
-@game_kernel
 def repeat_standing(state, row, acting_seat):
     """The seat's row of the previous turn, as this turn's (only turn and acting seat change)."""
     previous = row - state.game[N_PLAYERS]
@@ -101,7 +92,7 @@ def write_standing(state, data, row, acting_seat, seat, score, value):
     each column is one contiguous block that the engine hands out without copying)."""
     columns = state.standings
     columns[R.ST_GAME_INDEX, row] = state.game[GAME_INDEX]
-    columns[R.ST_TURN, row] = turns_played(state)
+    columns[R.ST_TURN, row] = influence_turns_played(state)
     columns[R.ST_ROUND, row] = state.game[ROUND]
     columns[R.ST_ACTING_SEAT, row] = acting_seat
     columns[R.ST_SEAT, row] = seat

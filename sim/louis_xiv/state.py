@@ -13,7 +13,7 @@ public arrays and their own row of the private ones.
 """
 import numpy as np
 
-from sim.core.kernels import inline_game_kernel, kernel
+from sim.core.kernels import game_kernel, inline_game_kernel, kernel
 from sim.core.random_streams import new_streams
 from sim.core.records import construct_with, define_array_record
 
@@ -230,6 +230,16 @@ def seat_order(state, position):
     seat = state.game[START_SEAT] + position
     n_players = state.game[N_PLAYERS]
     return seat - n_players if seat >= n_players else seat
+
+
+@game_kernel
+def influence_turns_played(state):
+    """Influence turns played so far in the game, every seat's together (§4.2 step 2): the
+    standings' ``turn`` and the turn a counterfactual replay overrides count them alike."""
+    played = 0
+    for player in range(state.game[N_PLAYERS]):
+        played += state.stats[player, INFLUENCE_TURNS]
+    return played
 
 
 @inline_game_kernel
