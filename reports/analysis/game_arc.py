@@ -69,7 +69,6 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -742,14 +741,17 @@ def calibration_sentence(calibration: Calibration) -> str:
 
 # ----------------------------------------------------------------------------- kingmaking, when played
 
-KINGMAKING_SUMMARY = Path("kingmaking") / "summary.parquet"   # written by `courtsim kingmaking RUN`
-ALL_SEATS = -1                                                 # the summary's row of every seat together
+# where `courtsim kingmaking RUN` (sim/studies/kingmaking.py) writes, and its summary's seat for
+# the row of every seat together
+KINGMAKING_DIRECTORY = "kingmaking"
+KINGMAKING_SUMMARY_FILE = "summary.parquet"
+ALL_SEATS = -1
 
 
 def kingmaking_summary(run: Run) -> pd.DataFrame | None:
     """The kingmaker index per player count (every seat together) of ``courtsim kingmaking`` on
     this run (sim/studies/kingmaking.py), or None when it has not been played."""
-    path = run.path / KINGMAKING_SUMMARY
+    path = run.path / KINGMAKING_DIRECTORY / KINGMAKING_SUMMARY_FILE
     if not path.is_file():
         return None
     summary = pl.read_parquet(path).filter(pl.col("seat") == ALL_SEATS).sort("n_players")

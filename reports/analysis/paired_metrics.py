@@ -17,6 +17,9 @@ to 1 and a shared win is split.
 """
 from __future__ import annotations
 
+import functools
+import json
+
 import polars as pl
 
 from reports.analysis import game_arc, players, rundir
@@ -125,12 +128,28 @@ def arc_components(run: rundir.Run, n_players: int) -> pl.LazyFrame | None:
     model) as components, for a run with a standings table; None without one."""
     if not game_arc.has_standings(run):
         return None
-    arc = game_arc.per_game(run)
+    arc = arc_per_game(str(run.path.resolve()), run_identity(run))
     if arc.is_empty():
         return None
     return arc.lazy().filter(pl.col("n_players") == n_players).select(
         "game_index", "decided_at", pl.col("comeback").cast(pl.Float64), "lead_change_rate",
         pl.col("drama").alias("turn_drama"))
+
+
+@functools.lru_cache(maxsize=8)
+def arc_per_game(path: str, identity: str) -> pl.DataFrame:
+    """``game_arc.per_game`` of a finished run, once: a study asks it at each player count and
+    again for each cell that takes the run as its reference, and each call would fit the
+    models and read the standings anew."""
+    return game_arc.per_game(rundir.load_run(path))
+
+
+def run_identity(run: rundir.Run) -> str:
+    """What tells a finished run's tables apart (a run resumed or played again into the same
+    directory gets another): its identity, when it finished and its tables' checksums."""
+    manifest = run.manifest
+    return json.dumps([manifest.get("run_hash"), (manifest.get("timings") or {}).get("finished_at"),
+                       manifest.get("files")], sort_keys=True, default=str)
 
 
 def declared_metrics(game: str, players: list[int], bots: list[str]) -> list[Metric]:

@@ -111,7 +111,7 @@ def decided_at_figure(ctx: Context, arc: game_arc.GameArc):
     ax.set_ylim(0, 100)
     ax.set_xlabel("share of the game played (%)")
     ax.set_ylabel("games decided by then (%)")
-    ax.set_title("When games are decided (winner above 90% for good)")
+    ax.set_title(f"When games are decided (winner above {game_arc.DECIDED:.0%} for good)")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     return ctx.store.add(

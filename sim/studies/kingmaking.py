@@ -54,9 +54,9 @@ from sim.core.engine import BotSeat, ConfigError
 from strategies.bots import bot_package
 from strategies.parameters import bot_seat, parameter_vector
 
-DIRECTORY = "kingmaking"
+DIRECTORY = game_arc.KINGMAKING_DIRECTORY   # the report reads the summary there too
 REQUESTS_FILE = "requests.parquet"
-SUMMARY_FILE = "summary.parquet"
+SUMMARY_FILE = game_arc.KINGMAKING_SUMMARY_FILE
 DEFAULT_GAMES = 1000
 ALTERNATIVES = (1, 2, -1, -2)       # next-best by the greedy's score, then two random other options
 CONFIDENCE = 0.95
@@ -66,7 +66,7 @@ PARTS_PER_JOB = 4                   # parts of the requests per worker: even loa
 # benchmarks/kingmaking_time.py: 30,000 replays in 1.1 s in-process, 6.0 s on 2 new workers).
 REPLAYS_PER_WORKER = 100_000
 BY_DEFINITION = "2 players: no kingmaker by definition (nothing played)"
-ALL_SEATS = -1                      # the summary's seat for a player count's row over every seat
+ALL_SEATS = game_arc.ALL_SEATS   # the summary's seat for a player count's row over every seat
 
 
 @dataclass
