@@ -1,5 +1,5 @@
-"""A synthetic standings table (the opt-in table of issue 40: one row per game, turn and seat, in
-game order) for a real run directory, and a copy of the run that lists it, for the game-arc tests
+"""A synthetic standings table (the opt-in table of issue 40: one row per game and position, with
+every seat's standing, in game order) for a real run directory, and a copy of the run that lists it, for the game-arc tests
 (tests/analysis/test_game_arc.py, tests/pages/test_game_arc_report.py)."""
 import shutil
 
@@ -14,11 +14,11 @@ ROUND_TURNS = 6
 
 
 def synthetic_standings(run_dir, seed: int = 0) -> pl.DataFrame:
-    """The standings table's schema, in game order: after each of 24 turns a row per seat, after
-    every 6th turn a row per seat for the round's end phases (acting_seat null, the same turn),
-    and a final standing (acting_seat null) at the seats' final scores. Scores climb towards the
-    final score with noise; the position value adds half of what is still to come; ``gold`` is a
-    game-specific column the arc must not use."""
+    """The standings table's schema, in game order: a row after each of 24 turns, after every 6th
+    turn a row for the round's end phases (acting_seat null, the same turn), and a final standing
+    (acting_seat null) at the seats' final scores, each row with every seat's score and position
+    value. Scores climb towards the final score with noise; the position value adds half of what
+    is still to come; ``gold_seat_s`` are game-specific columns the arc must not use."""
     seats = pl.concat([pl.read_parquet(part) for part in results.table_files(results.table_path(run_dir, "seats"))])
     seats = seats.select("game_index", "seat", "score").sort("game_index", "seat")
     rng = np.random.default_rng(seed)
@@ -40,13 +40,28 @@ def synthetic_standings(run_dir, seed: int = 0) -> pl.DataFrame:
     rows = []
     for order, (turn, round_number, acting, score, value) in enumerate(frames):
         rows.append(pl.DataFrame({
-            "game_index": np.repeat(games, n_players), "turn": np.full(final.size, turn, np.int32),
-            "round": np.full(final.size, round_number, np.int32),
-            "acting_seat": pl.Series([None if acting < 0 else acting] * final.size, dtype=pl.Int32),
-            "seat": np.tile(np.arange(n_players, dtype=np.int32), len(games)),
-            "score": score.ravel().astype(np.int32), "position_value": value.ravel().astype(np.float32),
-            "gold": rng.integers(0, 9, final.size).astype(np.int32), "order": np.full(final.size, order)}))
+            "game_index": games, "turn": np.full(len(games), turn, np.int32),
+            "round": np.full(len(games), round_number, np.int32),
+            "acting_seat": pl.Series([None if acting < 0 else acting] * len(games), dtype=pl.Int32),
+            **{f"score_seat_{seat}": score[:, seat].astype(np.int32) for seat in range(n_players)},
+            **{f"position_value_seat_{seat}": value[:, seat].astype(np.float32) for seat in range(n_players)},
+            **{f"gold_seat_{seat}": rng.integers(0, 9, len(games)).astype(np.int32) for seat in range(n_players)},
+            "order": np.full(len(games), order)}))
     return pl.concat(rows).sort("game_index", "order").drop("order")
+
+
+def per_game_rows(standings, n_players):
+    """An engine's standings columns (one chunk's) as {game_index: the game's rows as a dict of
+    arrays}, with ``score`` and ``position_value`` (positions x seats) gathered from the per-seat
+    columns."""
+    games = np.asarray(standings["game_index"])
+    per_game = {}
+    for game in np.unique(games):
+        rows = {name: np.asarray(values)[games == game] for name, values in standings.items()}
+        for column in ("score", "position_value"):
+            rows[column] = np.column_stack([rows[f"{column}_seat_{seat}"] for seat in range(n_players)])
+        per_game[int(game)] = rows
+    return per_game
 
 
 def with_standings(run_dir, target, standings: pl.DataFrame | None = None):

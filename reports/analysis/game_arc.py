@@ -1,13 +1,13 @@
 """The game arc (issue 40): when is a game decided, and how often does it turn round?
 
-Read from the opt-in ``standings`` table: one row per game, turn and seat, in game order
+Read from the opt-in ``standings`` table: one row per game and *position*, in game order
 (``game_index``, ``turn`` = the position after that turn, ``acting_seat``, null on the rows
-written after a round's end phases and after the end-of-game scoring, ``seat``, ``score``,
-``position_value`` = points as the search bot values the position: score plus what is held that
-will score). Any other column of the table is not used.
+written after a round's end phases and after the end-of-game scoring, and each seat's
+``score_seat_s`` and ``position_value_seat_s`` = points as the search bot values the position:
+score plus what is held that will score), and the games table's ``n_players`` and
+``winner_mask``. Any other column is not used.
 
-**Positions.** A game's rows come in blocks of one row per seat, in game order; each block is a
-*position*. The last block of a game is its final standing: the result is known there, so it is
+**Positions.** The last row of a game is its final standing: the result is known there, so it is
 left out of the model and of every measure below (``final`` positions; a measure that needs a
 value there takes the winner's probability as 1).
 
@@ -78,11 +78,11 @@ from scipy import stats as scipy_stats
 
 from reports.analysis import metrics_common, stats
 from reports.analysis.rundir import Run, collect, games_slice
-from sim.core import results
+from sim.core import results, table_schema
 from sim.core.engine import ConfigError
 
 TABLE = "standings"
-NEEDED_COLUMNS = ("game_index", "turn", "seat", "score", "position_value")
+NEEDED_COLUMNS = ("game_index", "turn", "score_seat_0", "position_value_seat_0")
 
 DECIDED = 0.9                 # the winner's probability from which a game counts as decided
 COMEBACK = 0.2                # at 2 players, a winner whose probability was ever below this came back
@@ -104,7 +104,7 @@ SHARE_BINS = 20               # the fan chart's bins of the share of the game pl
 PROBABILITY_STEP = 0.005      # the fan chart's resolution of a probability
 SHARE_DIGITS = 3              # decided-at and out-of-contention shares are counted to 0.001
 
-STANDINGS_ROWS_PER_SLICE = 2_000_000   # rows of the standings table read at a time
+STANDINGS_ROWS_PER_SLICE = 500_000   # rows (positions) of the standings table read at a time
 
 FIBONACCI_MULTIPLIER = 2654435761      # about 2^32 / golden ratio (Knuth's multiplicative hashing)
 HASH_RANGE = 2 ** 32
@@ -180,49 +180,44 @@ def read_positions(run: Run, first: int, last: int, fractions: dict[int, float] 
     in_slice = pl.col("game_index").is_between(first, last)
     if fractions is not None:     # no player count samples more: the other rows are not read on
         in_slice = in_slice & (sample_point_expression() < max(fractions.values(), default=0.0))
+    seat_columns = [column for column in run.columns(TABLE) if column.startswith(SEAT_COLUMN_PREFIXES)]
     with games_slice(first, last):
-        games = run.scan("games").filter(in_slice).select("game_index", pl.col("n_players").cast(pl.Int32))
+        games = run.scan("games").filter(in_slice).select("game_index", pl.col("n_players").cast(pl.Int32),
+                                                          pl.col("winner_mask").cast(pl.Int64))
         if fractions is not None:
             wanted = pl.col("n_players").replace_strict(fractions, default=0.0, return_dtype=pl.Float64)
             games = games.filter(sample_point_expression() < wanted)
-        seats = run.scan("seats").filter(in_slice).select("game_index", pl.col("seat").cast(pl.Int32),
-                                                          (pl.col("is_winner") > 0).alias("winner"))
-        # the row number keeps the table's game order through the joins (rows of one turn included)
+        # the row number keeps the table's game order through the join
         standings = (run.scan(TABLE).filter(in_slice)
-                     .select("game_index", pl.col("turn").cast(pl.Int32), pl.col("seat").cast(pl.Int32),
-                             pl.col("score").cast(pl.Float64), pl.col("position_value").cast(pl.Float64))
+                     .select("game_index", pl.col("turn").cast(pl.Int32),
+                             *(pl.col(column).cast(pl.Float64) for column in seat_columns))
                      .with_row_index("row"))
-        frame = collect(standings.join(games, on="game_index", how="inner")
-                        .join(seats, on=["game_index", "seat"], how="left"))
+        frame = collect(standings.join(games, on="game_index", how="inner"))
     frame = (frame.sort("row")
-             .with_columns((pl.int_range(pl.len()).over("game_index") // pl.col("n_players")).alias("position"))
              .with_columns((pl.col("turn") / pl.col("turn").max().over("game_index")).alias("share_played"),
-                           (pl.col("position") == pl.col("position").max().over("game_index")).alias("final"),
-                           pl.col("winner").fill_null(False))
-             .sort("game_index", "position", "seat"))
+                           (pl.col("row") == pl.col("row").max().over("game_index")).alias("final")))
     return [_positions_of(run, part, int(n_players))
             for (n_players,), part in frame.group_by("n_players", maintain_order=True)]
 
 
+SEAT_COLUMN_PREFIXES = ("score_seat_", "position_value_seat_")
+
+
 def _positions_of(run: Run, frame: pl.DataFrame, n_players: int) -> Positions:
-    """One player count's rows as position arrays; ConfigError when a position lacks a seat."""
-    seats = frame["seat"].to_numpy()
-    if len(seats) % n_players or not (seats.reshape(-1, n_players) == np.arange(n_players)).all():
-        counts = frame.group_by("game_index").agg(pl.len(), pl.col("seat").unique().sort())
-        bad = counts.filter((pl.col("len") % n_players != 0) | (pl.col("seat").list.len() != n_players)).head(1)
-        game = bad["game_index"][0] if bad.height else frame["game_index"][0]
-        raise ConfigError(f"{run.tables[TABLE]}: game {game}: expected one row per seat at each position "
-                          f"({n_players} seats, in game order), found rows that do not group so")
-
-    def per_seat(column: str) -> np.ndarray:
-        return frame[column].to_numpy().reshape(-1, n_players)
-
-    first_of_position = np.arange(0, len(seats), n_players)
-    return Positions(n_players, frame["game_index"].to_numpy()[first_of_position],
-                     frame["turn"].to_numpy()[first_of_position],
-                     frame["share_played"].to_numpy()[first_of_position],
-                     frame["final"].to_numpy()[first_of_position],
-                     per_seat("score"), per_seat("position_value"), per_seat("winner").astype(bool))
+    """One player count's rows as position arrays; ConfigError when a seat's standing is missing."""
+    wanted = [table_schema.standing_seat_columns(column, n_players) for column in ("score", "position_value")]
+    for column in (name for names in wanted for name in names):
+        missing = frame[column].is_null() if column in frame.columns else pl.Series([True] * frame.height)
+        if missing.any():
+            game = frame["game_index"].filter(missing)[0]
+            raise ConfigError(f"{run.tables[TABLE]}: game {game}: expected a {column} at every position "
+                              f"({n_players} seats), found none")
+    seats = np.arange(n_players)
+    winner_mask = frame["winner_mask"].to_numpy()
+    return Positions(n_players, frame["game_index"].to_numpy(), frame["turn"].to_numpy(),
+                     frame["share_played"].to_numpy(), frame["final"].to_numpy(),
+                     frame.select(wanted[0]).to_numpy(), frame.select(wanted[1]).to_numpy(),
+                     ((winner_mask[:, None] >> seats) & 1) == 1)
 
 
 # ----------------------------------------------------------------------------- the model

@@ -10,8 +10,8 @@ and data); that declaration is the single source for
 * ``courtsim tables GAME`` and the README list (``describe``).
 
 Missing values: a column declared with ``missing`` stores nulls where the kernel wrote a code
-outside its labels (coded columns) or -1 (plain integer columns, e.g. ``intrigue_seat`` when no
-intrigue card was played); ``missing`` says what a null means. A coded column without
+outside its labels (coded columns), -1 (plain integer columns, e.g. ``intrigue_seat`` when no
+intrigue card was played) or NaN (float columns); ``missing`` says what a null means. A coded column without
 ``missing`` refuses unknown codes (a kernel and its labels drifted apart).
 
 ``play_chunk`` hands its tables to the runner as ``DeclaredColumns`` (a dict of numpy arrays that
@@ -126,7 +126,8 @@ def to_arrow(column: Column | None, values: np.ndarray, table: str) -> pa.Array:
             pa.dictionary(DICTIONARY_INDEX, pa.string()))
     values = values.astype(column.type, copy=False)   # one type per column in both games
     if column.missing is not None:
-        missing = values == MISSING_CODE
+        # a float column's missing values are NaN (-1.0 can be a value: a position value)
+        missing = np.isnan(values) if values.dtype.kind == "f" else values == MISSING_CODE
         return pa.array(values, mask=missing if missing.any() else None)
     return pa.array(values)
 
@@ -200,14 +201,21 @@ def seat_label_columns() -> tuple[Column, ...]:
     )
 
 
-STANDINGS_MEANING = ("one row per game, turn and seat: every seat's standing after each turn, after each round's "
-                     "end phases and after the end-of-game scoring; opt-in (--tables standings)")
+STANDINGS_MEANING = ("one row per game and position: every seat's standing after each turn, after each round's "
+                     "end phases and after the end-of-game scoring, a seat's score and position value side by "
+                     "side; opt-in (--tables standings)")
+ABSENT_SEAT = "seat not in this game"
 
 
-def standing_columns(turn: str, score: str, position_value: str) -> tuple[Column, ...]:
-    """Leading columns of every standings table (the opt-in ``standings``): ``turn`` says what a
-    turn is in the game, ``score`` and ``position_value`` how the game counts them. Rows are in
-    game order, all seats of a turn together; a game's last rows are its final standing."""
+def standing_columns(turn: str, score: str, position_value: str, max_players: int) -> tuple[Column, ...]:
+    """Every standings table's columns (the opt-in ``standings``): ``turn`` says what a turn is in
+    the game, ``score`` and ``position_value`` how the game counts them. One row per position
+    (after a turn, a round's end phases or the final scoring), in game order; a game's last row is
+    its final standing. Each seat's score and position value are columns of the row (``score_seat_s``,
+    ``position_value_seat_s``, null for seats the game does not have): a turn changes one seat's
+    holdings, and a row per seat would repeat the others' standing at every turn (and cost the run
+    four times the rows)."""
+    seats = range(max_players)
     return (
         Column("game_index", "int64", "game number within the run (0-based)"),
         Column("turn", "int32", f"turns played so far in this game (1-based): a turn is {turn}; the row is the "
@@ -215,10 +223,33 @@ def standing_columns(turn: str, score: str, position_value: str) -> tuple[Column
         Column("round", "int32", "round number (1-based)"),
         seat_column("acting_seat", "seat whose turn it was", "a row written after the round's end phases or after "
                     "the end-of-game scoring"),
-        Column("seat", "int32", "seat number (0-based) whose standing the row holds"),
-        Column("score", "int32", f"the seat's points so far: {score}"),
-        Column("position_value", "float32", f"the seat's position in points: {position_value}"),
+        *(Column(f"score_seat_{seat}", "int32", f"seat {seat}'s points so far: {score}", missing=ABSENT_SEAT)
+          for seat in seats),
+        *(Column(f"position_value_seat_{seat}", "float32", f"seat {seat}'s position in points: {position_value}",
+                 missing=ABSENT_SEAT) for seat in seats),
     )
+
+
+def standing_seat_columns(column: str, n_players: int) -> list[str]:
+    """The per-seat columns of one standings quantity (``score`` or ``position_value``) at
+    ``n_players``: ``score_seat_0`` .. ``score_seat_{n - 1}``."""
+    return [f"{column}_seat_{seat}" for seat in range(n_players)]
+
+
+def standing_table_columns(positions: np.ndarray, values: np.ndarray, n_rows: int, n_players: int,
+                           position_columns, max_players: int) -> dict[str, np.ndarray]:
+    """A standings table's columns from a kernel's buffers: ``positions[column, row]`` holds each
+    row's ``position_columns``, then each seat's score; ``values[seat, row]`` each seat's position
+    value. The columns of seats the game does not have hold -1 / NaN: null in the table."""
+    columns = {name: positions[index, :n_rows] for index, name in enumerate(position_columns)}
+    first_score = len(position_columns)
+    for seat in range(max_players):
+        columns[f"score_seat_{seat}"] = (positions[first_score + seat, :n_rows] if seat < n_players
+                                         else np.full(n_rows, MISSING_CODE, np.int32))
+    for seat in range(max_players):
+        columns[f"position_value_seat_{seat}"] = (values[seat, :n_rows] if seat < n_players
+                                                  else np.full(n_rows, np.nan, np.float32))
+    return columns
 
 
 def experiment_columns() -> tuple[Column, ...]:

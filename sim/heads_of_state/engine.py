@@ -18,14 +18,14 @@ from sim import kernel_source_hash
 from sim.core.compiled_calls import compiled_entry
 from sim.core.engine import BotSeat, ConfigError, GameSetup, rate_after_overflow
 from sim.core.kernels import cached_on_disk
-from sim.core.table_schema import WIN_DECIDED_BY_NAMES, bot_column, declared_tables, placements
+from sim.core.table_schema import WIN_DECIDED_BY_NAMES, bot_column, declared_tables, placements, standing_table_columns
 from sim.heads_of_state import events as ev
 from strategies.heads_of_state.parameters import GREEDY, RANDOM, SEARCH, default_params
 from sim.heads_of_state.data import DEFAULT_FILE, load_data
 from sim.heads_of_state.kernel import play_chunk_kernel, play_counterfactuals_kernel
 from strategies.heads_of_state.search import search_choose
 from sim.heads_of_state.replay import decode_events
-from sim.heads_of_state.state import N_COUNTRIES, N_ROUNDS, new_state
+from sim.heads_of_state.state import MAX_PLAYERS, N_COUNTRIES, N_ROUNDS, new_state
 from sim.heads_of_state.tables import (BETRAYALS_COLUMNS, COUNTRY_COLUMNS, GAMES_COLUMNS, N_B, N_C, N_G, N_SE,
                                        N_ST, SEATS_COLUMNS, STANDINGS_COLUMNS, ZERO_BASED_ROUND_TABLES, table_name,
                                        table_schemas)
@@ -37,11 +37,12 @@ from strategies import heads_of_state as strategies
 # so the buffer starts at 48 per game (random bots average 31-41, greedy ~6) and, if a chunk
 # overflows, it is rerun once with the exact count (the kernel keeps counting past the end).
 BETRAYALS_PER_GAME = 48
-# Standings rows a chunk's buffer starts with, per game and seat: the turns of a game (§4; about 75
-# with greedy bots at 4 players, up to ~150 with random bots at 5) plus its 3 round ends and the
-# final row. A chunk that needs more is played again with the exact count (the kernel counts past
-# the end), and the engine's later chunks start from the rate that chunk needed.
-STANDING_ROWS_PER_SEAT = 100
+# Standings rows a chunk's buffer starts with, per game: the turns of a game (§4; about 75 with
+# greedy bots at 4 players, up to ~150 with random bots at 5) plus its 3 round ends and the final
+# row. A chunk that needs more is played again with the exact count (the kernel counts past the
+# end), and the engine's later chunks start from the rate that chunk needed. (Rows a chunk does
+# not fill cost nothing: numpy's zeroed pages are only mapped when written.)
+STANDING_ROWS_PER_GAME = 160
 TRACE_CAPACITY = 1 << 16
 
 
@@ -88,7 +89,7 @@ class HeadsOfStateEngine:
     player_counts = (2, 3, 4, 5)
     tables = ("games", "seats", "betrayals", "country_scoring")
     optional_tables = ("standings",)
-    standing_rows_per_seat = None     # learned from an overflowing chunk (rate_after_overflow)
+    standing_rows_per_game = None     # learned from an overflowing chunk (rate_after_overflow)
 
     # ------------------------------------------------------------------------------------------
     default_game_file = DEFAULT_FILE
@@ -145,7 +146,8 @@ class HeadsOfStateEngine:
             np.array([0, 0, 0, 1 if trace_capacity else 0, 0, 0, 0, 1 if standing_capacity else 0, 0], np.int64),
             np.zeros(max(trace_capacity, 1), np.int64),
             np.zeros((ev.N_WORK_ROWS, ev.WORK_WIDTH), np.int64), np.zeros(ev.WORK_WIDTH, np.float64),
-            np.zeros((N_ST, max(standing_capacity, 1)), np.int32), np.zeros(max(standing_capacity, 1), np.float32),
+            np.zeros((N_ST, max(standing_capacity, 1)), np.int32),
+            np.zeros((MAX_PLAYERS, max(standing_capacity, 1)), np.float32),
             default_params("search") if standing_capacity else np.zeros(1),
             np.zeros(ev.COUNTERFACTUAL_WIDTH, np.int64),
         ))
@@ -157,7 +159,7 @@ class HeadsOfStateEngine:
              counterfactual=(0, 0)):
         b_cap = max(16, BETRAYALS_PER_GAME * n_games)
         t_cap = TRACE_CAPACITY if trace_on else 0
-        s_cap = n_games * n_players * (self.standing_rows_per_seat or STANDING_ROWS_PER_SEAT) if standings else 0
+        s_cap = n_games * (self.standing_rows_per_game or STANDING_ROWS_PER_GAME) if standings else 0
         if n_games < 1:
             raise ConfigError(f"run: n_games: expected a positive number of games, found {n_games!r}")
         if not 0 <= int(seed) < 2**64:
@@ -185,7 +187,7 @@ class HeadsOfStateEngine:
                 continue
             if context.counters[ev.K_STANDING_N] > s_cap:
                 s_cap = int(context.counters[ev.K_STANDING_N])   # exact need: rerun the chunk
-                self.standing_rows_per_seat = rate_after_overflow(self.standing_rows_per_seat, s_cap, n_games * n_players)
+                self.standing_rows_per_game = rate_after_overflow(self.standing_rows_per_game, s_cap, n_games)
                 continue
             break
         if stuck:
@@ -199,14 +201,14 @@ class HeadsOfStateEngine:
         tables = self.tables_of_chunk(setup, context.games, context.seats, context.betrayals[:nb], context.country,
                                       n_players, bots, seed)
         if recording:
-            tables["standings"] = self.standings_table(setup, context)
+            tables["standings"] = self.standings_table(setup, context, n_players)
         return tables
 
-    def standings_table(self, setup, context):
+    def standings_table(self, setup, context, n_players):
         """The recorded standings rows as the declared table."""
         n_rows = int(context.counters[ev.K_STANDING_N])
-        standings = {name: context.standings[index, :n_rows] for index, name in enumerate(STANDINGS_COLUMNS)}
-        standings["position_value"] = context.standing_values[:n_rows]
+        standings = standing_table_columns(context.standings, context.standing_values, n_rows, n_players,
+                                           STANDINGS_COLUMNS, MAX_PLAYERS)
         return declared_tables(self.table_schemas(setup), {"standings": standings})["standings"]
 
     def turns_per_game(self, tables) -> np.ndarray:

@@ -50,8 +50,9 @@ CTX_FIELDS = (
     "trace",       # int64[capacity] event codes
     "work",        # int64[N_WORK_ROWS, WORK_WIDTH] scratch rows (kernels do not allocate)
     "fwork",       # float64[WORK_WIDTH] scratch
-    "standings",   # int32[tables.N_ST, capacity] the opt-in standings table column by column (standings.py)
-    "standing_values",      # float32[capacity] each standings row's position_value, as stored
+    "standings",   # int32[tables.N_ST, capacity] the opt-in standings table column by column, each seat's
+                   # score after the position's own columns (standings.py)
+    "standing_values",      # float32[MAX_PLAYERS, capacity] each row's position value of each seat
     "standing_parameters",  # float64[n_params] the search bot's default parameters (position_values)
     "counterfactual",  # int64[COUNTERFACTUAL_WIDTH]: a counterfactual request (COUNTERFACTUAL_*; zeros in a
                        # run and in a rollout)

@@ -1,9 +1,10 @@
-"""The opt-in standings table (``--tables standings``): every seat's standing after each player
-turn (rules §4), after each round's end (§5.2) and at the end of the game (§6).
+"""The opt-in standings table (``--tables standings``): one row per position, with every seat's
+standing, after each player turn (rules §4), after each round's end (§5.2) and at the end of the
+game (§6).
 
-A round ends inside the turn that reveals the revolution card (§5.2), so the rows of that turn
-already show the round-end scoring; the round-end rows (acting_seat -1) follow them, and after
-the last round the final rows, whose scores are the final scores (seats.score).
+A round ends inside the turn that reveals the revolution card (§5.2), so the row of that turn
+already shows the round-end scoring; the round-end row (acting_seat -1) follows it, and after
+the last round the final row, whose scores are the final scores (seats.score).
 
 Recording is on when ``context.counters[K_STANDINGS_ON]`` is 1 (engine.make_ctx); a search
 rollout's context has it 0, so a rollout never writes the game's table. Rows past the buffer's
@@ -13,10 +14,7 @@ from sim.core.kernels import game_kernel
 
 from sim.heads_of_state.events import K_STANDING_N
 from sim.heads_of_state.state import N_ROUNDS, S_GAME_INDEX, S_GAME_OVER, S_N_PLAYERS, S_ROUND, S_TURN
-from sim.heads_of_state.tables import (ST_ACTING_SEAT, ST_BETRAYAL_CARDS_IN_HAND, ST_CHARACTER_CARDS_IN_HAND,
-                                       ST_GAME_INDEX, ST_LIVING_NOBLES, ST_NOBLE_CARDS, ST_NOBLES_LOST, ST_ROUND,
-                                       ST_SCORE, ST_SEAT, ST_TURN)
-from strategies.heads_of_state.greedy import hand_size
+from sim.heads_of_state.tables import ST_ACTING_SEAT, ST_GAME_INDEX, ST_ROUND, ST_SCORE_SEAT, ST_TURN
 from strategies.heads_of_state.position import position_values
 
 NOT_A_TURN = -1   # acting_seat of the rows after a round's end and at the end of the game
@@ -51,33 +49,17 @@ def standing_values(state, data, context, values):
 
 @game_kernel
 def record_rows(state, context, values, acting_seat, round_number):
-    for seat in range(state.scal[S_N_PLAYERS]):
-        row = context.counters[K_STANDING_N]
-        context.counters[K_STANDING_N] = row + 1
-        if row < context.standings.shape[1]:
-            write_standing(state, context.standings, row, acting_seat, round_number, seat)
-            context.standing_values[row] = values[seat]
-
-
-@game_kernel
-def write_standing(state, columns, row, acting_seat, round_number, seat):
-    """Row ``row`` of the buffer, which holds the table column by column (``columns[column, row]``:
-    each column is one contiguous block that the engine hands out without copying)."""
-    columns[ST_GAME_INDEX, row] = state.scal[S_GAME_INDEX]
-    columns[ST_TURN, row] = state.scal[S_TURN]
-    columns[ST_ROUND, row] = round_number
-    columns[ST_ACTING_SEAT, row] = acting_seat
-    columns[ST_SEAT, row] = seat
-    columns[ST_SCORE, row] = state.score[seat]
-    columns[ST_CHARACTER_CARDS_IN_HAND, row] = hand_size(state.hand, seat)
-    betrayal_cards = 0
-    for betrayal_type in range(state.bhand.shape[1]):
-        betrayal_cards += state.bhand[seat, betrayal_type]
-    columns[ST_BETRAYAL_CARDS_IN_HAND, row] = betrayal_cards
-    columns[ST_NOBLE_CARDS, row] = state.cards[seat].sum()
-    living = 0
-    for box in range(state.box_owner.shape[0]):
-        if state.box_owner[box] == seat:
-            living += 1
-    columns[ST_LIVING_NOBLES, row] = living
-    columns[ST_NOBLES_LOST, row] = state.lost[seat]
+    """One row: the position's columns and every seat's score and position value."""
+    row = context.counters[K_STANDING_N]
+    context.counters[K_STANDING_N] = row + 1
+    if row < context.standings.shape[1]:
+        columns = context.standings
+        # the buffer holds the table column by column (``columns[column, row]``: each column is
+        # one contiguous block that the engine hands out without copying)
+        columns[ST_GAME_INDEX, row] = state.scal[S_GAME_INDEX]
+        columns[ST_TURN, row] = state.scal[S_TURN]
+        columns[ST_ROUND, row] = round_number
+        columns[ST_ACTING_SEAT, row] = acting_seat
+        for seat in range(state.scal[S_N_PLAYERS]):
+            columns[ST_SCORE_SEAT + seat, row] = state.score[seat]
+            context.standing_values[seat, row] = values[seat]

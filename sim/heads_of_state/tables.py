@@ -62,11 +62,10 @@ TIEBREAK_NAMES = {-1: "no_contest", 0: "influence", 1: "highest_rank", 2: "hexag
                   3: "unresolved"}
 CARD_TYPE_NAMES = ("assassin", "single_country", "double_country", "mixed")
 # the opt-in standings table (sim/heads_of_state/standings.py; rounds written 1-based by the
-# kernel); position_value in its own float array
-STANDINGS_COLUMNS = [
-    "game_index", "turn", "round", "acting_seat", "seat", "score", "character_cards_in_hand",
-    "betrayal_cards_in_hand", "noble_cards", "living_nobles", "nobles_lost",
-]
+# kernel): one row per game and position. The kernel's buffer holds the position's columns, then
+# each seat's score (row ST_SCORE_SEAT + seat); the position values are a float array of their own,
+# one row per seat.
+STANDINGS_COLUMNS = ["game_index", "turn", "round", "acting_seat"]
 
 _ns = globals()
 for _prefix, _cols in (("G_", GAMES_COLUMNS), ("SE_", SEATS_COLUMNS), ("B_", BETRAYALS_COLUMNS),
@@ -74,7 +73,8 @@ for _prefix, _cols in (("G_", GAMES_COLUMNS), ("SE_", SEATS_COLUMNS), ("B_", BET
     for _i, _c in enumerate(_cols):
         _ns[_prefix + _c.upper()] = _i
 N_G, N_SE, N_B, N_C = len(GAMES_COLUMNS), len(SEATS_COLUMNS), len(BETRAYALS_COLUMNS), len(COUNTRY_COLUMNS)
-N_ST = len(STANDINGS_COLUMNS)
+ST_SCORE_SEAT = len(STANDINGS_COLUMNS)
+N_ST = ST_SCORE_SEAT + MAX_PLAYERS
 G_TURNS_ROUND = G_TURNS_ROUND1
 G_ROUND_END_STEP = G_ROUND1_END_STEP
 SE_SCORE_SRC = SE_SCORE_HEXAGON
@@ -222,15 +222,9 @@ def standings_schema() -> T.TableSchema:
     return T.TableSchema("standings", T.STANDINGS_MEANING, T.standing_columns(
         "a player turn (§4; the turn the revolution card interrupts included, with the round it started in)",
         "as in seats.score; the round's end (§5.2) happens inside the turn that reveals the revolution card, so "
-        "that turn's rows already hold it, and the last round's includes the noble-card majorities (§6.5)",
+        "that turn's row already holds it, and the last round's includes the noble-card majorities (§6.5)",
         "the search bot's position_values with its default parameters (strategies/heads_of_state/position.py): "
         "the score plus the influence points of a round end now and the noble-card majorities of the cards held; "
         "once the game has ended, the final score",
-    ) + (
-        Column("character_cards_in_hand", "int32", "character cards in hand (courtesans included)"),
-        Column("betrayal_cards_in_hand", "int32", "betrayal cards in hand"),
-        Column("noble_cards", "int32", "noble cards held (§6.5)"),
-        Column("living_nobles", "int32", "the seat's living nobles on the board"),
-        Column("nobles_lost", "int32", "the seat's nobles killed so far"),
+        MAX_PLAYERS,
     ))
-

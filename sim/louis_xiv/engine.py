@@ -6,7 +6,7 @@ import numpy as np
 from sim import kernel_source_hash
 from sim.core.engine import BotSeat, ConfigError, GameSetup, rate_after_overflow, seed_as_int64
 from sim.core.kernels import cached_on_disk
-from sim.core.table_schema import bot_column, declared_tables, win_decided_by
+from sim.core.table_schema import bot_column, declared_tables, standing_table_columns, win_decided_by
 from sim.louis_xiv import constants as C
 from sim.louis_xiv import tables as R
 from sim.louis_xiv.data import (DEFAULT_GAME_FILE, ROUNDS, load_game_file, rule_vector, to_kernel_data)
@@ -22,11 +22,12 @@ from strategies.parameters import parameter_vector
 from strategies.louis_xiv.search import search_entry, search_influence_turn
 
 TRACE_CAPACITY = 20_000
-# Standings rows a chunk's buffer starts with, per game and seat: the influence turns of a game
-# (§4.2; about 70 with greedy bots at 4 players, 40 with random bots at 2) plus its round ends and
-# the final row. A chunk that needs more is played again with the exact count (the kernel counts
-# past the end), and the engine's later chunks start from the rate that chunk needed.
-STANDING_ROWS_PER_SEAT = 80
+# Standings rows a chunk's buffer starts with, per game: the influence turns of a game (§4.2;
+# about 70 with greedy bots at 4 players, 40 with random bots at 2) plus its round ends and the
+# final row. A chunk that needs more is played again with the exact count (the kernel counts past
+# the end), and the engine's later chunks start from the rate that chunk needed. (Rows a chunk
+# does not fill cost nothing: numpy's zeroed pages are only mapped when written.)
+STANDING_ROWS_PER_GAME = 90
 
 
 def bot_arrays(bots: list[BotSeat]):
@@ -66,7 +67,8 @@ def standing_buffers(capacity):
     # column by column, as the other result matrices (each column one contiguous block, handed out
     # without a copy), but as a C-ordered [column, row] array: a recording-off state's one-row
     # buffer then has the same array type, and both share one compiled game loop
-    return (np.zeros((len(R.STANDING_COLUMNS), capacity), np.int32), np.zeros(capacity, np.float32), search_defaults)
+    return (np.zeros((R.N_STANDING_ROWS, capacity), np.int32), np.zeros((C.MAX_PLAYERS, capacity), np.float32),
+            search_defaults)
 
 
 class LouisXIVEngine:
@@ -74,7 +76,7 @@ class LouisXIVEngine:
     player_counts = (2, 3, 4)
     tables = ("games", "seats", "courtiers")
     optional_tables = ("standings",)
-    standing_rows_per_seat = None     # learned from an overflowing chunk (rate_after_overflow)
+    standing_rows_per_game = None     # learned from an overflowing chunk (rate_after_overflow)
 
     default_game_file = DEFAULT_GAME_FILE
 
@@ -112,8 +114,7 @@ class LouisXIVEngine:
     def play_chunk(self, setup, n_players, bots, seed, first_game, n_games):
         self._check(n_players, bots)
         recording = "standings" in setup.optional_tables
-        seats = n_games * n_players
-        standing_capacity = seats * (self.standing_rows_per_seat or STANDING_ROWS_PER_SEAT) if recording else 0
+        standing_capacity = n_games * (self.standing_rows_per_game or STANDING_ROWS_PER_GAME) if recording else 0
         while True:
             state, matrices = self.play_chunk_matrices(setup, n_players, bots, seed, first_game, n_games,
                                                        standing_capacity)
@@ -121,10 +122,10 @@ class LouisXIVEngine:
             if needed <= standing_capacity:
                 break
             standing_capacity = needed     # the buffer overflowed: play the chunk again with the exact count
-            self.standing_rows_per_seat = rate_after_overflow(self.standing_rows_per_seat, needed, seats)
+            self.standing_rows_per_game = rate_after_overflow(self.standing_rows_per_game, needed, n_games)
         tables = self.tables_of_chunk(setup, *matrices, seed, bots)
         if recording:
-            tables["standings"] = self.standings_table(setup, state, needed)
+            tables["standings"] = self.standings_table(setup, state, needed, n_players)
         return tables
 
     def play_chunk_matrices(self, setup, n_players, bots, seed, first_game, n_games, standing_capacity=0):
@@ -143,10 +144,10 @@ class LouisXIVEngine:
                           game_rows, seat_rows, courtier_rows)
         return state, (game_rows, seat_rows, courtier_rows)
 
-    def standings_table(self, setup, state, n_rows):
+    def standings_table(self, setup, state, n_rows, n_players):
         """The recorded standings rows as the declared table."""
-        standings = {name: state.standings[index, :n_rows] for index, name in enumerate(R.STANDING_COLUMNS)}
-        standings["position_value"] = state.standing_values[:n_rows]
+        standings = standing_table_columns(state.standings, state.standing_values, n_rows, n_players,
+                                           R.STANDING_COLUMNS, C.MAX_PLAYERS)
         return declared_tables(self.table_schemas(setup), {"standings": standings})["standings"]
 
     def play_counterfactuals(self, setup, n_players, bots, seed, game_index, turn, alternative) -> dict:

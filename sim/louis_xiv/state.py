@@ -106,8 +106,9 @@ STATE_FIELDS = (
                           # for a chunk with a search bot, 0 otherwise (sim/core/compiled_calls.py)
     # the opt-in standings table (sim/louis_xiv/standings.py): the chunk's rows, kept outside
     # ``game`` because setup_game clears that for every game
-    "standings",          # int32[len(tables.STANDING_COLUMNS), capacity]: the table column by column
-    "standing_values",    # float32[capacity]: each row's position_value, as stored
+    "standings",          # int32[tables.N_STANDING_ROWS, capacity]: the table column by column, each
+                          # seat's score after the position's own columns
+    "standing_values",    # float32[MAX_PLAYERS, capacity]: each row's position value of each seat
     "standing_counts",    # int64[3]: STANDINGS_ON (1: record), STANDING_ROWS (rows recorded in the
                           # chunk, counted past the capacity so that the engine can grow and rerun),
                           # LAST_ROWS_A_TURN (1: the last rows recorded were an influence turn's)
@@ -174,7 +175,7 @@ def standing_arrays(standings):
     """The standings fields of a new state: recording on with ``standings`` (rows, values,
     parameters), off (one unused row) without."""
     if standings is None:
-        return dict(standings=np.zeros((1, 1), np.int32), standing_values=np.zeros(1, np.float32),
+        return dict(standings=np.zeros((1, 1), np.int32), standing_values=np.zeros((1, 1), np.float32),
                     standing_counts=np.zeros(3, np.int64), standing_parameters=np.zeros(1))
     rows, values, parameters = standings
     return dict(standings=rows, standing_values=values, standing_counts=np.array([1, 0, 0], np.int64),
@@ -199,7 +200,7 @@ def copy_state(state):
         state.scratch_gains.copy(), state.scratch_payments.copy(),
         state.phase_gifts.copy(), state.phase_gains.copy(), state.phase_markers.copy(),
         state.phase_gain_slopes.copy(), state.search_entry.copy(),
-        state.standings[:, :1].copy(), state.standing_values[:1].copy(), np.zeros(3, np.int64),
+        state.standings[:, :1].copy(), state.standing_values[:, :1].copy(), np.zeros(3, np.int64),
         state.standing_parameters.copy(), state.counterfactual.copy(), state.counterfactual_scores.copy(),
     )
 

@@ -48,14 +48,14 @@ C_MARKERS = 7                     # + seat; C_MARKERS + 4 = imaginary player
  C_TO_GENERAL_MASK, C_FLIPPED, C_EMPTY, C_MAJORITY_TIE_DECIDED) = range(C_MARKERS + MAX_PLAYERS + 1,
                                                                        len(COURTIER_COLUMNS))
 
-# the opt-in standings table (sim/louis_xiv/standings.py): one row per game, influence turn
-# (§4.2) and seat, then per round end and at the end of the game; position_value in its own array
-STANDING_COLUMNS = (
-    "game_index", "turn", "round", "acting_seat", "seat", "score", "coats", "missions_played",
-    "missions_in_hand", "gold", "tokens", "markers_on_courtiers", "own_supply",
-)
-(ST_GAME_INDEX, ST_TURN, ST_ROUND, ST_ACTING_SEAT, ST_SEAT, ST_SCORE, ST_COATS, ST_MISSIONS_PLAYED,
- ST_MISSIONS_IN_HAND, ST_GOLD, ST_TOKENS, ST_MARKERS_ON_COURTIERS, ST_OWN_SUPPLY) = range(len(STANDING_COLUMNS))
+# the opt-in standings table (sim/louis_xiv/standings.py): one row per game and position (after
+# an influence turn, §4.2, a round's end phases and the end of the game). The kernel's buffer holds
+# the position's columns, then each seat's score (row ST_SCORE_SEAT + seat); the position values
+# are a float array of their own, one row per seat.
+STANDING_COLUMNS = ("game_index", "turn", "round", "acting_seat")
+ST_GAME_INDEX, ST_TURN, ST_ROUND, ST_ACTING_SEAT = range(len(STANDING_COLUMNS))
+ST_SCORE_SEAT = len(STANDING_COLUMNS)
+N_STANDING_ROWS = ST_SCORE_SEAT + MAX_PLAYERS
 
 # louis_case values (rules §4.3.4); 0 when Louis XIV is not on the courtier
 LOUIS_CASE_NAMES = ("none", "A", "B", "C", "D", "E")
@@ -167,16 +167,8 @@ def standings_schema() -> T.TableSchema:
     scoring (§7)."""
     return T.TableSchema("standings", T.STANDINGS_MEANING, T.standing_columns(
         "an influence turn (§4.2 step 2; LB-SKIP and B-CARDSWAP turns included)",
-        "coats of arms and completed missions so far (as score_after_round_<r>); on the last rows the final score",
+        "coats of arms and completed missions so far (as score_after_round_<r>); on the last row the final score",
         "the search bot's position_value with its default parameters (strategies/louis_xiv/position.py): "
-        "the score plus the stop values of what the seat holds; on the last rows the final score",
-    ) + (
-        Column("coats", "int32", "coats of arms held"),
-        Column("missions_played", "int32", "mission cards played (completed)"),
-        Column("missions_in_hand", "int32", "mission cards in hand"),
-        Column("gold", "int32", "gold held"),
-        Column("tokens", "int32", "mission tokens held (crowns included)"),
-        Column("markers_on_courtiers", "int32", "own markers on courtiers"),
-        Column("own_supply", "int32", "markers in the own supply"),
+        "the score plus the stop values of what the seat holds; on the last row the final score",
+        MAX_PLAYERS,
     ))
-

@@ -167,7 +167,7 @@ def rollout_context(context, n_players, params):
         context.games, context.seats, np.zeros((1, N_B), np.int64),
         np.zeros((N_ROUNDS * N_COUNTRIES, N_C), np.int64), np.zeros(N_COUNTERS, np.int64),
         np.zeros(1, np.int64), np.zeros((N_WORK_ROWS, WORK_WIDTH), np.int64), np.zeros(WORK_WIDTH),
-        np.zeros((N_ST, 1), np.int32), np.zeros(1, np.float32), np.zeros(1),   # records no standings (counters 0)
+        np.zeros((N_ST, 1), np.int32), np.zeros((1, 1), np.float32), np.zeros(1),   # records no standings (counters 0)
         np.zeros(COUNTERFACTUAL_WIDTH, np.int64),   # a rollout never plays the game's counterfactual request
     )
 

@@ -283,7 +283,7 @@ def test_per_game_values_are_keyed_by_game_index_and_the_same_in_small_slices(st
     assert whole["game_index"].to_list() == list(range(500))
     assert set(whole.columns) >= {"decided_at", "comeback", "lead_changes", "lead_change_rate", "drama"}
     assert whole["decided_at"].is_between(0, 1).all() and whole["decided_at"].null_count() == 0
-    monkeypatch.setattr(ga, "STANDINGS_ROWS_PER_SLICE", 3000)          # about 26 games a slice
+    monkeypatch.setattr(ga, "STANDINGS_ROWS_PER_SLICE", 750)          # about 26 games a slice
     assert len(ga.slices(run)) > 10
     sliced = ga.per_game(run)
     assert sliced.equals(whole)
@@ -303,24 +303,26 @@ def test_positions_follow_the_table_order_not_the_turn_alone(standings_run):
 
 
 def test_a_standings_table_without_a_needed_column_is_one_line(louis_run, tmp_path):
-    broken = with_standings(louis_run, tmp_path / "broken", synthetic_standings(louis_run).drop("position_value"))
-    with pytest.raises(ConfigError, match="standings.parquet: expected columns .*missing position_value") as error:
+    standings = synthetic_standings(louis_run).drop(pl.selectors.starts_with("position_value_seat_"))
+    broken = with_standings(louis_run, tmp_path / "broken", standings)
+    with pytest.raises(ConfigError, match="standings.parquet: expected columns .*missing position_value_seat_0") as error:
         build_report(broken, tmp_path / "r.html", progress=False)
     assert "\n" not in str(error.value)
 
 
 def test_a_position_missing_a_seat_is_one_line(louis_run, tmp_path):
     standings = synthetic_standings(louis_run)
-    standings = standings.filter(~((pl.col("game_index") == 3) & (pl.col("turn") == 2) & (pl.col("seat") == 1)))
+    gap = (pl.col("game_index") == 3) & (pl.col("turn") == 2)
+    standings = standings.with_columns(pl.when(gap).then(None).otherwise(pl.col("score_seat_1")).alias("score_seat_1"))
     broken = with_standings(louis_run, tmp_path / "gap", standings)
-    with pytest.raises(ConfigError, match="game 3: expected one row per seat at each position"):
+    with pytest.raises(ConfigError, match="game 3: expected a score_seat_1 at every position"):
         ga.fit_models(load_run(broken))
 
 
 def test_the_arc_reads_the_standings_in_slices_of_games(standings_run, monkeypatch, checked_collect):
     """Every group-by or join over a run table is restricted to a slice of game indices (flat
     memory), in the model's fit and in the per-game pass."""
-    monkeypatch.setattr(ga, "STANDINGS_ROWS_PER_SLICE", 20000)
+    monkeypatch.setattr(ga, "STANDINGS_ROWS_PER_SLICE", 5000)
     ga.per_game(load_run(standings_run))
     assert any("standings" in plan or "PYTHON SCAN" in plan for plan in checked_collect)
 

@@ -46,11 +46,13 @@ def test_courtsim_tables_lists_the_optional_standings_table(game, engine):
     assert engine.optional_tables == ("standings",)
     result = invoke("tables", game, "--table", "standings", "--markdown")
     assert result.exit_code == 0, result.output
-    assert "`standings.parquet`: one row per game, turn and seat" in result.output
+    assert "`standings.parquet`: one row per game and position" in result.output
     assert "opt-in (--tables standings)" in result.output
-    for column in ("game_index", "turn", "round", "acting_seat", "seat", "score", "position_value"):
+    max_players = engine.player_counts[-1]
+    for column in ("game_index", "turn", "round", "acting_seat", "score_seat_0", f"score_seat_{max_players - 1}",
+                   "position_value_seat_0", f"position_value_seat_{max_players - 1}"):
         assert f"| `{column}` |" in result.output
-    assert "| `position_value` | float32 |" in result.output
+    assert "| `position_value_seat_0` | float32 |" in result.output
 
 
 def test_simulate_tables_standings_writes_it_and_leaves_every_other_table_byte_identical(tmp_path):
@@ -62,8 +64,12 @@ def test_simulate_tables_standings_writes_it_and_leaves_every_other_table_byte_i
     standings = pl.read_parquet(tmp_path / "with" / "standings.parquet")
     seats = pl.read_parquet(tmp_path / "with" / "seats.parquet")
     assert standings["game_index"].unique().sort().to_list() == [0, 1, 2, 3]
-    final = standings.group_by("game_index", "seat", maintain_order=True).last().sort("game_index", "seat")
-    assert final["score"].to_list() == seats.sort("game_index", "seat")["score"].to_list()
+    final = standings.group_by("game_index", maintain_order=True).last().sort("game_index")
+    n_players = seats.group_by("game_index").len()["len"].max()
+    final_scores = final.select(f"score_seat_{seat}" for seat in range(n_players)).to_numpy().ravel().tolist()
+    assert final_scores == seats.sort("game_index", "seat")["score"].to_list()
+    absent = final.select(f"score_seat_{seat}" for seat in range(n_players, 4))   # seats a 2-player game lacks
+    assert absent.null_count().sum_horizontal().item() == final.height * (4 - n_players)
     config = manifests.read_manifest(tmp_path / "with")["config"]
     assert config["tables"] == ["games", "seats", "courtiers", "standings"]
     assert manifests.read_manifest(tmp_path / "without")["config"]["tables"] == ["games", "seats", "courtiers"]

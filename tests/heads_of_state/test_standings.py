@@ -1,9 +1,9 @@
 """The opt-in standings table (issue 40): every seat's standing after each player turn (§4), after
 each round's end (§5.2) and at the end of the game (§6).
 
-Asking for it changes no other table; a game's last rows are its final scores; a game has one
-row per seat for every turn, every round end and the end; the position values are the search
-bot's own (strategies/heads_of_state/position.py) on the same positions, replayed turn by turn."""
+Asking for it changes no other table; a game's last row holds its final scores; a game has one
+row for every turn, every round end and the end, with every seat's standing; the position values
+are the search bot's own (strategies/heads_of_state/position.py) on the same positions, replayed turn by turn."""
 import dataclasses
 
 import numpy as np
@@ -16,6 +16,7 @@ from sim.heads_of_state.state import N_ROUNDS, S_ACTIVE, S_GAME_OVER, S_ROUND, n
 from sim.heads_of_state.turn import play_turn
 from strategies.heads_of_state.parameters import default_params
 from strategies.heads_of_state.position import position_values
+from standings_tables import per_game_rows
 
 FEW = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 player_counts = st.sampled_from([2, 3, 4, 5])
@@ -32,12 +33,6 @@ def play(setup, n_players, bot_names, seed, n_games, first_game=0):
     return ENGINE.play_chunk(setup, n_players, bots, seed, first_game, n_games)
 
 
-def per_game_rows(standings):
-    games = np.asarray(standings["game_index"])
-    return {int(game): {name: np.asarray(values)[games == game] for name, values in standings.items()}
-            for game in np.unique(games)}
-
-
 def test_a_search_bot_s_rollouts_record_no_standings(setup):
     names = ["search", "greedy", "greedy"]
     without = play(setup, 3, names, 11, 1)
@@ -47,37 +42,38 @@ def test_a_search_bot_s_rollouts_record_no_standings(setup):
             assert np.array_equal(values, with_them[table][name]), f"{table}.{name}"
     games = without["games"]
     turns = sum(int(games[f"turns_round_{r}"][0]) for r in range(1, N_ROUNDS + 1))
-    assert len(with_them["standings"]["seat"]) == (turns + N_ROUNDS + 1) * 3
+    assert len(with_them["standings"]["game_index"]) == turns + N_ROUNDS + 1
 
 
 @FEW
 @given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
-def test_rows_per_game_are_turns_round_ends_and_the_end_for_every_seat(setup, n_players, bot_names, seed):
+def test_rows_per_game_are_turns_round_ends_and_the_end(setup, n_players, bot_names, seed):
     tables = play(with_standings(setup), n_players, bot_names, seed, 60)
     games, standings = tables["games"], tables["standings"]
     turns = sum(np.asarray(games[f"turns_round_{r}"]) for r in range(1, N_ROUNDS + 1))
-    assert np.array_equal(np.bincount(np.asarray(standings["game_index"])), (turns + N_ROUNDS + 1) * n_players)
-    for game, rows in per_game_rows(standings).items():
-        acting = rows["acting_seat"].reshape(-1, n_players)
-        assert (rows["seat"].reshape(-1, n_players) == np.arange(n_players)).all()
-        assert (acting == acting[:, :1]).all()
-        is_turn = acting[:, 0] >= 0
-        assert np.array_equal(rows["turn"][::n_players][is_turn], np.arange(1, turns[game] + 1))
+    assert np.array_equal(np.bincount(np.asarray(standings["game_index"])), turns + N_ROUNDS + 1)
+    for game, rows in per_game_rows(standings, n_players).items():
+        acting = rows["acting_seat"]
+        is_turn = acting >= 0
+        assert np.array_equal(rows["turn"][is_turn], np.arange(1, turns[game] + 1))
         for round_number in range(1, N_ROUNDS + 1):   # turns_round_<r> counts the turns started in round r
-            in_round = is_turn & (rows["round"][::n_players] == round_number)
+            in_round = is_turn & (rows["round"] == round_number)
             assert in_round.sum() == games[f"turns_round_{round_number}"][game]
         assert (~is_turn).sum() == N_ROUNDS + 1 and (acting[-2:] == -1).all()
+        for seat in range(n_players, 5):                # seats the game does not have: null in the table
+            assert (rows[f"score_seat_{seat}"] == -1).all()
+            assert np.isnan(rows[f"position_value_seat_{seat}"]).all()
 
 
 @FEW
 @given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
-def test_a_game_s_last_rows_are_its_final_scores(setup, n_players, bot_names, seed):
+def test_a_game_s_last_row_holds_its_final_scores(setup, n_players, bot_names, seed):
     tables = play(with_standings(setup), n_players, bot_names, seed, 60)
     seats = tables["seats"]
-    for game, rows in per_game_rows(tables["standings"]).items():
+    for game, rows in per_game_rows(tables["standings"], n_players).items():
         final = seats["score"][seats["game_index"] == game]
-        assert np.array_equal(rows["score"][-n_players:], final)
-        assert np.array_equal(rows["position_value"][-n_players:], final.astype(np.float32))
+        assert np.array_equal(rows["score"][-1], final)
+        assert np.array_equal(rows["position_value"][-1], final.astype(np.float32))
 
 
 @FEW
@@ -86,8 +82,8 @@ def test_score_never_falls_and_never_exceeds_the_final_score(setup, n_players, b
     """Points are only ever added (§6: tokens and noble cards are kept), so the score so far
     only grows, up to the final score."""
     tables = play(with_standings(setup), n_players, bot_names, seed, 60)
-    for rows in per_game_rows(tables["standings"]).values():
-        scores = rows["score"].reshape(-1, n_players)
+    for rows in per_game_rows(tables["standings"], n_players).values():
+        scores = rows["score"]
         assert (np.diff(scores, axis=0) >= 0).all()
         assert (scores <= scores[-1]).all()
 
@@ -95,8 +91,8 @@ def test_score_never_falls_and_never_exceeds_the_final_score(setup, n_players, b
 def test_round_end_rows_hold_the_score_after_each_round(setup):
     tables = play(with_standings(setup), 4, ["greedy", "random", "greedy", "random"], 3, 40)
     seats = tables["seats"]
-    for game, rows in per_game_rows(tables["standings"]).items():
-        ends = rows["score"][rows["acting_seat"] == -1].reshape(-1, 4)
+    for game, rows in per_game_rows(tables["standings"], 4).items():
+        ends = rows["score"][rows["acting_seat"] == -1]
         for round_number in range(1, N_ROUNDS):   # the last round's end also holds the majorities (§6.5)
             after = seats[f"score_after_round_{round_number}"][seats["game_index"] == game]
             assert np.array_equal(ends[round_number - 1], after)
@@ -106,7 +102,7 @@ def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup):
     """Every turn of a game replayed from Python (kernel.play_game's loop), valued by the search's
     own position_values with its default parameters; the final score once the game has ended."""
     n_players, names, seed, game = 4, ["greedy", "random", "greedy", "random"], 17, 3
-    rows = per_game_rows(play(with_standings(setup), n_players, names, seed, 1, game)["standings"])[game]
+    rows = per_game_rows(play(with_standings(setup), n_players, names, seed, 1, game)["standings"], n_players)[game]
     bots = [ENGINE.resolve_bot(name) for name in names]
     context = ENGINE.make_ctx(setup, n_players, bots, n_games=1, betrayal_capacity=1000)
     state = new_state(setup.data)
@@ -126,7 +122,7 @@ def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup):
         if state.scal[S_ROUND] != round_index or state.scal[S_GAME_OVER] != 0:
             round_ends.append(values[:n_players].astype(np.float32))
     is_turn = rows["acting_seat"] >= 0
-    assert np.array_equal(rows["acting_seat"][is_turn][::n_players], turn_seats)
-    assert np.array_equal(rows["position_value"][is_turn], np.concatenate(turn_values))
-    ends = rows["position_value"][~is_turn].reshape(-1, n_players)
+    assert np.array_equal(rows["acting_seat"][is_turn], turn_seats)
+    assert np.array_equal(rows["position_value"][is_turn], np.stack(turn_values))
+    ends = rows["position_value"][~is_turn]
     assert np.array_equal(ends[:N_ROUNDS], np.array(round_ends))

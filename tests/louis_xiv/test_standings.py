@@ -1,9 +1,10 @@
 """The opt-in standings table (issue 40): every seat's standing after each influence turn (§4.2
 step 2), after each round's end phases (§4.3-4.4) and after the end-of-game scoring (§7).
 
-Asking for it changes no other table; a game's last rows are its final scores; a game has one
-row per seat for every influence turn, every round end and the end; the position values are the
-search bot's own (strategies/louis_xiv/position.py) on the same positions, replayed here."""
+Asking for it changes no other table; a game's last row holds its final scores; a game has one
+row for every influence turn, every round end and the end, with every seat's standing; the
+position values are the search bot's own (strategies/louis_xiv/position.py) on the same
+positions, replayed here."""
 import dataclasses
 
 import numpy as np
@@ -23,6 +24,7 @@ from sim.louis_xiv.setup import setup_game
 from sim.louis_xiv.state import N_PLAYERS, ROUND, START_SEAT, hand_size, new_state, seat_order
 from strategies.louis_xiv.decide import prepare_influence_phase
 from strategies.louis_xiv.position import position_value
+from standings_tables import per_game_rows
 
 FEW = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 player_counts = st.sampled_from([2, 3, 4])
@@ -39,13 +41,6 @@ def play(setup, n_players, bot_names, seed, n_games, first_game=0):
     return ENGINE.play_chunk(setup, n_players, bots, seed, first_game, n_games)
 
 
-def per_game_rows(standings, n_players):
-    """{game_index: the game's rows as a dict of arrays}."""
-    games = np.asarray(standings["game_index"])
-    return {int(game): {name: np.asarray(values)[games == game] for name, values in standings.items()}
-            for game in np.unique(games)}
-
-
 def test_a_search_bot_s_rollouts_record_no_standings(setup):
     """The search plays rollouts on copies of the state: they must neither write rows nor change
     the game (two games, one search seat)."""
@@ -57,39 +52,39 @@ def test_a_search_bot_s_rollouts_record_no_standings(setup):
             assert np.array_equal(values, with_them[table][name]), f"{table}.{name}"
     turns = without["seats"]["influence_turns"].reshape(2, 3).sum(axis=1)
     rounds = int(setup.data.numbers[0])
-    assert len(with_them["standings"]["seat"]) == ((turns + rounds + 1) * 3).sum()
+    assert len(with_them["standings"]["game_index"]) == (turns + rounds + 1).sum()
 
 
 @FEW
 @given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
-def test_rows_per_game_are_influence_turns_round_ends_and_the_end_for_every_seat(setup, n_players, bot_names, seed):
+def test_rows_per_game_are_influence_turns_round_ends_and_the_end(setup, n_players, bot_names, seed):
     tables = play(with_standings(setup), n_players, bot_names, seed, 100)
     seats, standings = tables["seats"], tables["standings"]
     turns = np.bincount(seats["game_index"], weights=seats["influence_turns"]).astype(int)
     rounds = int(setup.data.numbers[0])
     rows = np.bincount(np.asarray(standings["game_index"]))
-    assert np.array_equal(rows, (turns + rounds + 1) * n_players)
+    assert np.array_equal(rows, turns + rounds + 1)
     for game, rows_of_game in per_game_rows(standings, n_players).items():
-        acting = rows_of_game["acting_seat"].reshape(-1, n_players)
-        seat = rows_of_game["seat"].reshape(-1, n_players)
-        assert (seat == np.arange(n_players)).all()                  # all seats of a turn together
-        assert (acting == acting[:, :1]).all()
-        turn_rows = acting[:, 0] >= 0
+        acting = rows_of_game["acting_seat"]
+        turn_rows = acting >= 0
         assert turn_rows.sum() == turns[game]
-        assert np.array_equal(rows_of_game["turn"][::n_players][turn_rows], np.arange(1, turns[game] + 1))
-        assert (np.diff(rows_of_game["round"][::n_players]) >= 0).all()
-        assert (acting[-1] == -1).all() and (acting[-2] == -1).all()   # the last round's end, then §7
+        assert np.array_equal(rows_of_game["turn"][turn_rows], np.arange(1, turns[game] + 1))
+        assert (np.diff(rows_of_game["round"]) >= 0).all()
+        assert acting[-1] == -1 and acting[-2] == -1   # the last round's end, then §7
+        for seat in range(n_players, 4):                # seats the game does not have: null in the table
+            assert (rows_of_game[f"score_seat_{seat}"] == -1).all()
+            assert np.isnan(rows_of_game[f"position_value_seat_{seat}"]).all()
 
 
 @FEW
 @given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
-def test_a_game_s_last_rows_are_its_final_scores(setup, n_players, bot_names, seed):
+def test_a_game_s_last_row_holds_its_final_scores(setup, n_players, bot_names, seed):
     tables = play(with_standings(setup), n_players, bot_names, seed, 100)
     seats, standings = tables["seats"], tables["standings"]
     for game, rows in per_game_rows(standings, n_players).items():
         final = seats["score"][seats["game_index"] == game]
-        assert np.array_equal(rows["score"][-n_players:], final)
-        assert np.array_equal(rows["position_value"][-n_players:], final.astype(np.float32))
+        assert np.array_equal(rows["score"][-1], final)
+        assert np.array_equal(rows["position_value"][-1], final.astype(np.float32))
 
 
 @FEW
@@ -99,7 +94,7 @@ def test_score_never_falls_and_never_exceeds_the_final_score(setup, n_players, b
     grows, up to the final score."""
     tables = play(with_standings(setup), n_players, bot_names, seed, 100)
     for rows in per_game_rows(tables["standings"], n_players).values():
-        scores = rows["score"].reshape(-1, n_players)
+        scores = rows["score"]
         assert (np.diff(scores, axis=0) >= 0).all()
         assert (scores <= scores[-1]).all()
 
@@ -109,11 +104,11 @@ def test_round_end_rows_hold_the_score_after_each_round(setup):
     seats, standings = tables["seats"], tables["standings"]
     round_ends = np.asarray(standings["acting_seat"]) == -1
     for game, rows in per_game_rows(standings, 4).items():
-        ends = rows["score"][rows["acting_seat"] == -1].reshape(-1, 4)[:-1]   # without the §7 rows
+        ends = rows["score"][rows["acting_seat"] == -1][:-1]   # without the §7 row
         for round_index in range(ends.shape[0]):
             after = seats[f"score_after_round_{round_index + 1}"][seats["game_index"] == game]
             assert np.array_equal(ends[round_index], after)
-    assert round_ends.sum() == 50 * 5 * 4
+    assert round_ends.sum() == 50 * 5
 
 
 def search_defaults():
@@ -148,9 +143,9 @@ def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup):
             for acting_seat in influence_turn_order(state):
                 take_influence_turn(state, data, rules, acting_seat, families[acting_seat], params[acting_seat], moves)
                 turn_values.append(values())
-            turn_rows = rows["position_value"][rows["round"] == 1][:len(turn_values) * n_players]
+            turn_rows = rows["position_value"][rows["round"] == 1][:len(turn_values)]
             assert len(turn_values) > 10
-            assert np.array_equal(turn_rows, np.concatenate(turn_values))
+            assert np.array_equal(turn_rows, np.stack(turn_values))
             end_of_phase_placement(state, data, families, params)
             return_cards_and_reshuffle(state, data)
         else:
@@ -158,7 +153,7 @@ def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup):
         evaluation_phase(state, data, rules, families, params, courtier_rows, (round_number - 1) * 12)
         missions_phase(state, data, rules, families, params, options)
         record_standing(state, data, round_number)
-        ends = rows["position_value"][rows["acting_seat"] == -1].reshape(-1, n_players)
+        ends = rows["position_value"][rows["acting_seat"] == -1]
         assert np.array_equal(ends[round_number - 1], values()), f"round {round_number}"
         if round_number < 4:
             state.game[START_SEAT] = (state.game[START_SEAT] + 1) % state.game[N_PLAYERS]
