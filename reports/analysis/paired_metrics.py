@@ -14,13 +14,26 @@ credit, scores after each round, game outcome); each game adds its mechanics
 (``reports.analysis.metrics_louis_xiv.paired_mechanics``, ``reports.analysis.metrics_heads_of_state.paired_mechanics``).
 Wins are counted as win credit: 1 / number of winners for each winner, so a game's credits sum
 to 1 and a shared win is split.
+
+A run with a standings table adds the game arc's metrics (:data:`ARC_METRICS`); a run with a
+kingmaking played on it (sim.studies.kingmaking: ``RUN/kingmaking/games.parquet``, one row per
+sampled game) adds the **kingmaker index** (:data:`KINGMAKER_INDEX`) at 3 players and more: the
+ratio of kingmade games over the sampled games that count, so that a game outside the sample
+counts in neither sum. It is a *sampled* metric (:class:`SampledMetric`): its estimates and
+paired differences are taken over the games of its sample (:func:`in_sample`; the sample is a
+function of the game index alone, so two arms on the same games sample the same games). At 2
+players the metric is absent: a seat that cannot win hands the game to the only other seat
+whatever it does, so there is no kingmaker by definition, and a row of 0 would be a definition,
+not a measurement.
 """
 from __future__ import annotations
 
 import functools
 import json
+from dataclasses import dataclass
 
 import polars as pl
+import yaml
 
 from reports.analysis import game_arc, players, rundir
 from reports.analysis.rundir import collect
@@ -123,6 +136,69 @@ ARC_METRICS = [
 ]
 
 
+@dataclass(frozen=True)
+class SampledMetric(Metric):
+    """A metric measured on a sample of the games only: ``sample`` is its component that is 1
+    for a game in the sample (0 outside it, where every component is 0)."""
+    sample: str = ""
+
+
+def is_sampled(metric: Metric) -> bool:
+    return bool(getattr(metric, "sample", ""))
+
+
+KINGMADE, KINGMAKING_SAMPLED = "kingmade", "kingmaking_sampled"
+KINGMAKER_INDEX = SampledMetric(
+    # the label is a headline's subject ("... moves the kingmaker index (...) from 22% to 20%"); the
+    # module docstring and the README say why there is none at 2 players
+    "kingmaker_index", "the kingmaker index (games a seat out of contention could decide)", "arc", RATE,
+    (KINGMADE, KINGMAKING_SAMPLED), RATIO, sample=KINGMAKING_SAMPLED)
+KINGMAKING_PLAYERS = 3      # the fewest players with a kingmaker: at 2 a seat that cannot win hands it on
+# where sim.studies.kingmaking writes a run's per-game results, and the record of what they are of
+KINGMAKING_GAMES_FILE = "games.parquet"
+KINGMAKING_RECORD_FILE = "kingmaking.yaml"
+
+
+def kingmaking_metrics(n_players: int) -> list[Metric]:
+    """The kingmaker index at ``n_players`` (none at 2 players: no kingmaker by definition)."""
+    return [KINGMAKER_INDEX] if n_players >= KINGMAKING_PLAYERS else []
+
+
+def kingmaking_components(run: rundir.Run, n_players: int) -> pl.LazyFrame | None:
+    """The kingmaking's per-game results as components (``kingmade``, ``kingmaking_sampled``: 1
+    for a sampled game that counts), for a run with a kingmaking played on it whose record names
+    this very run (one of an earlier run into the same directory is not read); None without one,
+    at 2 players, or with no counted game at ``n_players``."""
+    if n_players < KINGMAKING_PLAYERS:
+        return None
+    directory = run.path / game_arc.KINGMAKING_DIRECTORY
+    games, record = directory / KINGMAKING_GAMES_FILE, directory / KINGMAKING_RECORD_FILE
+    if not games.is_file() or not record.is_file():
+        return None
+    recorded = yaml.safe_load(record.read_text(encoding="utf-8")) or {}
+    if recorded.get("run") != run_identity(run):
+        return None
+    frame = pl.read_parquet(games).filter((pl.col("n_players") == n_players) & pl.col("counted"))
+    if frame.is_empty():
+        return None
+    return frame.lazy().select(pl.col("game_index").cast(pl.Int64), pl.col("kingmade").cast(pl.Float64).alias(KINGMADE),
+                               pl.lit(1.0).alias(KINGMAKING_SAMPLED))
+
+
+def in_sample(metric: Metric, frame: pl.DataFrame,
+              reference: pl.DataFrame | None = None) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """``frame`` (and ``reference``, the same games row for row) as a metric is estimated on: for
+    a sampled metric the games in its sample (in both, when paired: the sample is the same for
+    the same games, and a game one arm could not count is left out of both; a reference without
+    the sample, e.g. no kingmaking counted there, gives None: nothing to pair with); else unchanged."""
+    if not is_sampled(metric) or metric.sample not in frame.columns:
+        return frame, reference
+    if reference is None or metric.sample not in reference.columns:
+        return frame.filter(frame[metric.sample] > 0), None
+    keep = (frame[metric.sample] > 0) & (reference[metric.sample] > 0)
+    return frame.filter(keep), reference.filter(keep)
+
+
 def arc_components(run: rundir.Run, n_players: int) -> pl.LazyFrame | None:
     """The game arc's per-game values (reports.analysis.game_arc, from the run's own win-probability
     model) as components, for a run with a standings table; None without one."""
@@ -154,19 +230,28 @@ def run_identity(run: rundir.Run) -> str:
 
 def declared_metrics(game: str, players: list[int], bots: list[str]) -> list[Metric]:
     """Every metric of a comparison of ``game`` at these player counts (no data needed; the game
-    arc's only where the arms record standings)."""
+    arc's only where the arms record standings, the kingmaker index at 3 players and more only
+    where the experiment asks for kingmaking: the studies refuse a request for it without one)."""
     found: dict[str, Metric] = {}
     for n_players in players:
         for metric in (common_metrics(game, n_players, bots) + game_module(game).paired_mechanics_metrics(n_players)
-                       + ARC_METRICS):
+                       + ARC_METRICS + kingmaking_metrics(n_players)):
             found.setdefault(metric.name, metric)
     return list(found.values())
+
+
+def requestable_metrics(game: str, players: list[int], bots: list[str]) -> list[Metric]:
+    """What a study's request (--metrics, a target, a report metric) may name: the declared
+    metrics, and the kingmaker index even at 2 players only, so that a request for it there is
+    refused with the reason (no kingmaker by definition) rather than as an unknown metric."""
+    metrics = declared_metrics(game, players, bots)
+    return metrics if KINGMAKER_INDEX in metrics else metrics + [KINGMAKER_INDEX]
 
 
 def per_game(run_dirs: list, n_players: int, bots: list[str]) -> tuple[pl.DataFrame, list[Metric]]:
     """Every metric's components, one row per game (sorted by game_index), over the runs
     ``run_dirs`` (a comparison's batches of one arm), and the metrics."""
-    frames, metrics = [], []
+    frames, found = [], {}
     for path in run_dirs:
         run = rundir.load_run(path)
         frame, metrics = common_components(run, n_players, bots)
@@ -177,7 +262,14 @@ def per_game(run_dirs: list, n_players: int, bots: list[str]) -> tuple[pl.DataFr
         if arc is not None:
             frame = frame.join(arc, on="game_index", how="left")
             metrics = metrics + ARC_METRICS
+        kingmaking = kingmaking_components(run, n_players)
+        if kingmaking is not None:       # games outside the sample: 0 kingmade of 0 sampled (filled below)
+            frame = frame.join(kingmaking, on="game_index", how="left")
+            metrics = metrics + [KINGMAKER_INDEX]
         frames.append(frame)
+        for metric in metrics:       # every run's metrics (a batch without a kingmaking has none of its own)
+            found.setdefault(metric.name, metric)
+    metrics = list(found.values())
     columns = sorted({component for metric in metrics for component in metric.components})
     table = collect(pl.concat(frames, how="diagonal_relaxed")).sort("game_index")
     table = table.with_columns([pl.col(column).cast(pl.Float64).fill_null(0.0) for column in columns])

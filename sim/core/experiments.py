@@ -45,6 +45,12 @@ checks its findings level by level.
 ``tables: [standings]`` also writes the game's optional tables (``courtsim tables GAME`` lists
 them; ``simulate --tables``); the run's identity records them with the game's own tables.
 
+``kingmaking: {games: 1000}`` asks a study (compare, sweep, tune) to play the kingmaking
+(sim.studies.kingmaking, ``courtsim kingmaking``) of at most that many games of each of its
+cells' runs once the run is played, so that the kingmaker index is one of the cell's metrics
+(reports.analysis.paired_metrics). It implies ``tables: [standings]`` (the kingmaking reads the
+standings); it is an analysis of the run, not part of it, so the run's identity leaves it out.
+
 Each (player count, match-up, seating) is one runner :class:`~sim.core.runner.Cell` with its own
 block of game indices; the rows of the games and seats tables carry ``matchup`` (the bots of
 the match-up, in pool order, joined by `` vs ``) and ``seating`` (bot names in seat order).
@@ -78,6 +84,14 @@ SEATING_SEPARATOR = ","
 # float), true or "3" is refused, not converted.
 GameCount = Annotated[int, GAME_COUNT.validator]
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_\-]*$"
+DEFAULT_KINGMAKING_GAMES = 1000     # games a kingmaking samples unless asked for another number
+KINGMAKING_TABLE = "standings"      # the optional table a kingmaking reads
+
+
+class KingmakingRequest(BaseModel):
+    """An experiment's ``kingmaking:``: the kingmaking of its study cells' runs, of at most ``games`` games."""
+    model_config = ConfigDict(extra="forbid")
+    games: GameCount = DEFAULT_KINGMAKING_GAMES
 
 
 class ExperimentFile(BaseModel):
@@ -105,6 +119,8 @@ class ExperimentFile(BaseModel):
         None, min_length=2, description="the pool's bots as ordered skill levels, weakest first")
     tables: list[str] = Field(default_factory=list, description="optional tables to write besides the game's own "
                               "(e.g. [standings]; courtsim tables GAME lists them)")
+    kingmaking: Optional[KingmakingRequest] = Field(
+        None, description="a study plays the kingmaking of each cell's run (implies tables: [standings])")
 
     @field_validator("players")
     @classmethod
@@ -299,8 +315,10 @@ def experiment_config(experiment: ExperimentFile, engine, setup: GameSetup, bots
         "game": experiment.game,
         # ``tables`` is recorded once, below, with the game's own tables (an experiment without it
         # keeps the run_hash it had before the key existed)
+        # ``kingmaking`` is an analysis played on the finished run, not part of the run (the
+        # standings table it implies is recorded with the tables)
         "experiment": experiment.model_dump(exclude={"jobs", "cluster", "out", "description", "game_file", "variant",
-                                                     "tables",
+                                                     "tables", "kingmaking",
                                                      *(key for key in LADDER_KEYS if not getattr(experiment, key))}),
         "seed": int(experiment.seed),
         "n_games": int(sum(cell.n_games for cell in cells)),
@@ -416,11 +434,25 @@ def resolve_pool(experiment: ExperimentFile, path: Path) -> tuple:
     return engine, bots
 
 
+def tables_asked(experiment: ExperimentFile) -> list[str]:
+    """The optional tables the experiment's runs write: its ``tables``, and the standings when it
+    asks for kingmaking (which reads them)."""
+    tables = list(experiment.tables)
+    if experiment.kingmaking is not None and KINGMAKING_TABLE not in tables:
+        tables.append(KINGMAKING_TABLE)
+    return tables
+
+
+def kingmaking_games(experiment: ExperimentFile) -> int | None:
+    """The games of the kingmaking the experiment asks of its study cells' runs (None: none)."""
+    return None if experiment.kingmaking is None else int(experiment.kingmaking.games)
+
+
 def prepared(experiment: ExperimentFile, path: Path, engine, bots: dict[str, BotSeat],
              variant: variants.Variant | None, first_game: int):
     """(experiment, engine, setup, cells, config) of a checked experiment under ``variant``."""
-    setup = with_optional_tables(engine, load_setup_with_rules(engine, experiment, path, variant), experiment.tables,
-                                 f"{path}: key 'tables'")
+    setup = with_optional_tables(engine, load_setup_with_rules(engine, experiment, path, variant),
+                                 tables_asked(experiment), f"{path}: key 'tables'")
     cells = plan_cells(experiment, bots, path, first_game)
     config = experiment_config(experiment, engine, setup, bots, cells, experiment.chunk_size)
     return experiment, engine, setup, cells, config

@@ -154,7 +154,13 @@ def write_parquet_atomically(arrow_table: pa.Table, path: Path, temporary: Path 
     never half of one. Returns the file's ``{"bytes", "sha256"}``, taken from the bytes written
     (no second read)."""
     sink = pa.BufferOutputStream()
-    pq.write_table(arrow_table, sink, compression=COMPRESSION)
+    metadata = arrow_table.schema.metadata or {}
+    if table_schema.PLAIN_PAGES_KEY in metadata:   # declared so (TableSchema.dictionary_pages)
+        arrow_table = arrow_table.replace_schema_metadata(
+            {key: value for key, value in metadata.items() if key != table_schema.PLAIN_PAGES_KEY} or None)
+        pq.write_table(arrow_table, sink, compression=COMPRESSION, use_dictionary=False)
+    else:
+        pq.write_table(arrow_table, sink, compression=COMPRESSION)
     data = sink.getvalue()
     write_bytes_atomically(memoryview(data), path, temporary)
     return {"bytes": data.size, "sha256": hashlib.sha256(data).hexdigest()}

@@ -52,11 +52,19 @@ class Column:
         return self.labels is not None
 
 
+# schema metadata key of an Arrow table whose Parquet file is written without dictionary pages
+PLAIN_PAGES_KEY = b"courtsim.plain_pages"
+
+
 @dataclass(frozen=True)
 class TableSchema:
     name: str
     meaning: str
     columns: tuple[Column, ...]
+    # False: written without Parquet dictionary pages, for a table of mostly distinct numbers
+    # (the standings' position values), where trying a dictionary costs a third of the write
+    # and saves nothing
+    dictionary_pages: bool = True
     by_name: dict[str, Column] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -135,7 +143,10 @@ def to_arrow(column: Column | None, values: np.ndarray, table: str) -> pa.Array:
 def arrow_table(schema: TableSchema | None, arrays: dict[str, np.ndarray], table: str) -> pa.Table:
     """The columns in the order given, each converted by its declaration."""
     by_name = schema.by_name if schema is not None else {}
-    return pa.table({name: to_arrow(by_name.get(name), values, table) for name, values in arrays.items()})
+    arrow = pa.table({name: to_arrow(by_name.get(name), values, table) for name, values in arrays.items()})
+    if schema is not None and not schema.dictionary_pages:
+        arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), PLAIN_PAGES_KEY: b"1"})
+    return arrow
 
 
 def describe(column: Column) -> str:

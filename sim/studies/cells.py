@@ -20,6 +20,11 @@ files a cell writes beside its run (``DIR/cells/<cell>/experiment.yaml`` and ``v
 ``courtsim run`` on that experiment plays the cell again, game for game) are *records* of what
 was played: no study reads them back, the plan reaches the runner from memory.
 
+A cell whose experiment asks for kingmaking (``kingmaking: {games: N}``) has it played on its
+run once the run is finished (sim.studies.kingmaking.ensure_kingmaking: a resumed study does not
+play a kingmaking again that is there for the same run), so that its estimates include the
+kingmaker index.
+
 A played cell's estimates (:func:`cell_estimates`: every metric with its interval, and its paired
 difference from a reference cell played on the same games) are what sweep, tune and
 sensitivity read from their cells.
@@ -40,7 +45,8 @@ from reports.analysis import paired_metrics
 from sim.core import results, variants
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError, GameSetup
-from sim.core.experiments import ExperimentFile, experiment_from_record, prepare_planned_experiment
+from sim.core.experiments import (ExperimentFile, experiment_from_record, kingmaking_games,
+                                  prepare_planned_experiment)
 from sim.core.runner import Cell, RunResult, open_run_directory, run_cells
 
 CELLS_DIR = "cells"             # DIR/cells/<cell>/: a cell's records and its run/
@@ -66,6 +72,7 @@ class StudyCell:
     provenance: dict = field(default_factory=dict)
     # files written beside the run as records of it, never read: (path, record, header line)
     records: list[tuple[Path, dict, str]] = field(default_factory=list)
+    kingmaking_games: int | None = None  # the experiment's kingmaking: played on the run once it is finished
 
     @property
     def n_games(self) -> int:
@@ -78,9 +85,23 @@ def play(cell: StudyCell, jobs: int, progress: bool = False, log: Callable[[str]
     resumes from its verified chunks), on ``jobs`` workers or the active ``--cluster``; its
     records are written first. ``offers_overwrite``: the study has --overwrite (compare)."""
     write_records(cell)
-    return run_cells(cell.engine, cell.setup, cell.seatings, cell.seed, cell.run_dir, cell.config, jobs=jobs,
-                     chunk_size=cell.chunk_size, progress=progress, overwrite=overwrite, log=log,
-                     provenance=cell.provenance, offers_overwrite=offers_overwrite)
+    result = run_cells(cell.engine, cell.setup, cell.seatings, cell.seed, cell.run_dir, cell.config, jobs=jobs,
+                       chunk_size=cell.chunk_size, progress=progress, overwrite=overwrite, log=log,
+                       provenance=cell.provenance, offers_overwrite=offers_overwrite)
+    if cell.kingmaking_games is not None:
+        play_kingmaking(cell, jobs, log)
+    return result
+
+
+def play_kingmaking(cell: StudyCell, jobs: int, log: Callable[[str], None]) -> None:
+    """The kingmaking the cell's experiment asks for, played on its finished run (not again when
+    it is there for the same run); a problem names the cell."""
+    from sim.studies.kingmaking import ensure_kingmaking
+
+    try:
+        ensure_kingmaking(cell.run_dir, cell.kingmaking_games, jobs=max(1, jobs or 1), log=log)
+    except ConfigError as error:
+        raise ConfigError(f"{cell.name}: kingmaking: {error}") from None
 
 
 def check_played(cell: StudyCell, offers_overwrite: bool = True) -> None:
@@ -115,7 +136,8 @@ def experiment_cell(name: str, run_dir: Path, experiment: ExperimentFile, path: 
         experiment, path, variant=variant, variant_record=variant_record, variant_path=variant_path,
         games_per_matchup=games_per_matchup, first_game=first_game)
     return StudyCell(name, Path(run_dir), engine, setup, seatings, experiment.seed, experiment.chunk_size, config,
-                     {**(provenance or {}), **manifests.setup_provenance(setup)}, list(records or []))
+                     {**(provenance or {}), **manifests.setup_provenance(setup)}, list(records or []),
+                     kingmaking_games(experiment))
 
 
 @dataclass
@@ -255,13 +277,17 @@ def metric_rows(start: dict, n_players: int, frame: pl.DataFrame, metrics,
     for metric in metrics:
         if not all(column in frame.columns for column in metric.components):
             continue
-        components = frame.select(metric.components).to_numpy()
+        # a sampled metric (the kingmaker index) is estimated on its sample's games alone
+        mine, theirs = paired_metrics.in_sample(metric, frame, paired_reference)
+        if paired_metrics.is_sampled(metric) and mine.is_empty():
+            continue                 # no game of its sample at this player count: nothing measured
+        components = mine.select(metric.components).to_numpy()
         function = FUNCTIONS[metric.function]
         estimator = stats.share_estimate if metric.unit == paired_metrics.RATE else stats.estimate
         value, low, high = estimator(components, function, confidence=CONFIDENCE)
         difference = (math.nan,) * 4
-        if paired_reference is not None:
-            paired = stats.paired(paired_reference.select(metric.components).to_numpy(), components, function,
+        if theirs is not None:
+            paired = stats.paired(theirs.select(metric.components).to_numpy(), components, function,
                                   confidence=CONFIDENCE)
             difference = (paired.difference, paired.low, paired.high, paired.p_value)
         rows.append({**start, "metric": metric.name,
@@ -271,6 +297,25 @@ def metric_rows(start: dict, n_players: int, frame: pl.DataFrame, metrics,
                      "difference": difference[0], "difference_low": difference[1], "difference_high": difference[2],
                      "p_value": difference[3]})
     return rows
+
+
+def kingmaking_target_problem(pattern: str, known: list[str], experiment, experiment_path: Path,
+                              players: list[int]) -> str | None:
+    """Why a target on the kingmaker index (a metric pattern that matches it and no other known
+    metric) could never be judged, or None: the experiment does not ask for kingmaking, or the
+    target's player counts (``players``) are all 2 (no kingmaker by definition)."""
+    from fnmatch import fnmatch
+
+    name = paired_metrics.KINGMAKER_INDEX.name
+    if not fnmatch(name, pattern) or any(fnmatch(other, pattern) for other in known if other != name):
+        return None
+    if experiment.kingmaking is None:
+        return (f"{name} is measured by a kingmaking played on each cell's run, and {experiment_path} asks for none; "
+                f"add kingmaking: {{games: 1000}} to it (it implies tables: [standings])")
+    if players and max(players) < paired_metrics.KINGMAKING_PLAYERS:
+        return (f"{name} at {', '.join(map(str, players))} players: there is no kingmaker by definition at 2 players "
+                "(a seat that cannot win hands the game to the only other seat); ask for 3 players or more")
+    return None
 
 
 def extra_metric_names(experiment) -> list[str]:

@@ -27,6 +27,9 @@ added once, so a decision costs the same at batch 139 as at batch 2; a resumed c
 the batches it finds one by one, in the same order, so it decides exactly as an uninterrupted one.
 The table is computed from every game once, at the end; every verdict in it is decided by
 reports.analysis.comparison_stats.verdict (the sequential decision, where --until-resolved made one).
+An experiment that asks for kingmaking (``kingmaking: {games: N}``) has it played on every
+batch's run (sim.studies.cells), so the kingmaker index is paired like every other metric, over
+the games of the kingmaking's sample (the same in every arm: it depends on the game indices alone).
 """
 from __future__ import annotations
 
@@ -161,10 +164,16 @@ def left_out_everywhere(plan: ComparisonPlan, name: str) -> str | None:
     that player count), or None if some player count keeps it. --until-resolved would otherwise
     play, decide "0 of 0" and stop."""
     reasons = []
+    if name == paired_metrics.KINGMAKER_INDEX.name and plan.experiment.kingmaking is None:
+        return (f"the kingmaker index is measured by a kingmaking played on each batch's run; add kingmaking: "
+                f"{{games: 1000}} to {plan.experiment_path}")
     for n_players in plan.experiment.players:
         declared = {metric.name: metric for metric in paired_metrics.declared_metrics(
             plan.experiment.game, [n_players], plan.bots)}
-        if name not in declared:
+        if name == paired_metrics.KINGMAKER_INDEX.name and n_players < paired_metrics.KINGMAKING_PLAYERS:
+            reasons.append(f"at {n_players} players there is no kingmaker by definition (a seat that cannot win "
+                           "hands the game to the only other seat whatever it does)")
+        elif name not in declared:
             reasons.append(f"there is no {name} at {n_players} players")
         elif repeats_another_metric(declared[name], n_players, None, None):
             reasons.append(LEFT_OUT_WORDS.get(name, "it would only repeat another row"))
@@ -187,8 +196,9 @@ def arm_cell(plan: ComparisonPlan, arm: Arm, batch: int) -> study_cells.StudyCel
 
 
 def known_metrics(plan: ComparisonPlan) -> list[paired_metrics.Metric]:
-    """The metrics the report knows for this experiment (declared: no games needed)."""
-    return paired_metrics.declared_metrics(plan.experiment.game, plan.experiment.players, plan.bots)
+    """The metrics the report knows for this experiment (declared: no games needed; the kingmaker
+    index too, so that asking for it without a kingmaking is refused with the reason)."""
+    return paired_metrics.requestable_metrics(plan.experiment.game, plan.experiment.players, plan.bots)
 
 
 # ----------------------------------------------------------------------------- playing
@@ -298,8 +308,12 @@ def comparison_table(plan: ComparisonPlan, decisions: list[dict] = ()) -> pl.Dat
                     continue
                 if repeats_another_metric(metric, n_players, paired_baseline, variant):
                     continue
-                result = stats.paired(paired_baseline.select(metric.components).to_numpy(),
-                                      variant.select(metric.components).to_numpy(), FUNCTIONS[metric.function],
+                # a sampled metric (the kingmaker index) is paired on the games of its sample alone
+                sampled_variant, sampled_baseline = paired_metrics.in_sample(metric, variant, paired_baseline)
+                if sampled_baseline is None or (paired_metrics.is_sampled(metric) and sampled_variant.is_empty()):
+                    continue             # no game of the sample in both arms: nothing to pair
+                result = stats.paired(sampled_baseline.select(metric.components).to_numpy(),
+                                      sampled_variant.select(metric.components).to_numpy(), FUNCTIONS[metric.function],
                                       confidence=CONFIDENCE)
                 rows.append({"metric": metric.name, "metric_label": metric.label, "group": metric.group,
                              "unit": metric.unit, "n_players": n_players, "variant": arm.name,
@@ -404,13 +418,16 @@ def add_finished_batches(plan: ComparisonPlan, running: RunningComparison) -> No
                 baseline, variant = paired_games(baseline_frames[(batch, n_players)], variant)
                 names = requested_names(plan, running.metrics[n_players])
                 for metric in running.metrics[n_players]:
-                    if metric.name not in names or not all(column in variant.columns for column in metric.components):
+                    if metric.name not in names or not all(column in variant.columns and column in baseline.columns
+                                                            for column in metric.components):
                         continue
                     key = (n_players, arm.name, metric.name)
                     running.repeated[key] = running.repeated.get(key, True) and repeats_another_metric(
                         metric, n_players, baseline, variant)
                     sums = running.sums.setdefault(key, stats.PairedSums(len(metric.components)))
-                    sums.add(baseline.select(metric.components).to_numpy(), variant.select(metric.components).to_numpy())
+                    sampled_variant, sampled_baseline = paired_metrics.in_sample(metric, variant, baseline)
+                    sums.add(sampled_baseline.select(metric.components).to_numpy(),
+                             sampled_variant.select(metric.components).to_numpy())
             running.batches[arm.name] = batch + 1
 
 

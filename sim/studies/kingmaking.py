@@ -27,10 +27,18 @@ replay's new winners are the seats that win it and did not win the original game
 A 2-player game has no kingmaker by definition (a seat that cannot win hands the win to the only
 other seat whatever it does): its rows say so and nothing is played.
 
-Results go to ``RUN/kingmaking/requests.parquet`` (one row per replay) and
-``RUN/kingmaking/summary.parquet``; replays are played in ``jobs`` joblib workers, one compiled
-call per part (in this process when the replays take less than starting workers would,
-:func:`workers_for`).
+Results go to ``RUN/kingmaking/requests.parquet`` (one row per replay),
+``RUN/kingmaking/summary.parquet`` and ``RUN/kingmaking/games.parquet`` (one row per sampled game:
+``game_index``, ``n_players``, ``counted``: the game counts in the index, false at 2 players and at
+a player count without a model, ``kingmade`` 0/1 and ``misjudged`` 0/1), which the paired metric
+``kingmaker_index`` of compare, sweep and tune reads (reports.analysis.paired_metrics): the sample
+is a function of the game indices alone, so two arms played on the same games sample the same
+games. ``RUN/kingmaking/kingmaking.yaml``, written last, records the games asked and the run the
+results are of (paired_metrics.run_identity): a study does not play a kingmaking again that is
+already there for the same run and games (:func:`ensure_kingmaking`), and the paired metric reads
+no results of another run played since into the same directory. Replays are played in ``jobs``
+joblib workers, one compiled call per part (in this process when the replays take less than
+starting workers would, :func:`workers_for`).
 """
 from __future__ import annotations
 
@@ -42,22 +50,27 @@ from typing import Any, Callable
 
 import numpy as np
 import polars as pl
+import yaml
 from joblib import Parallel, delayed
 from statsmodels.stats.proportion import proportion_confint
 
-from reports.analysis import game_arc
+from reports.analysis import game_arc, paired_metrics
 from reports.analysis.rundir import Run, collect, load_run
 from sim import registry
 from sim.core import locking, results
 from sim.core import run_manifest as manifests
 from sim.core.engine import BotSeat, ConfigError
+from sim.core.experiments import DEFAULT_KINGMAKING_GAMES
 from strategies.bots import bot_package
 from strategies.parameters import bot_seat, parameter_vector
 
 DIRECTORY = game_arc.KINGMAKING_DIRECTORY   # the report reads the summary there too
 REQUESTS_FILE = "requests.parquet"
 SUMMARY_FILE = game_arc.KINGMAKING_SUMMARY_FILE
-DEFAULT_GAMES = 1000
+GAMES_FILE = paired_metrics.KINGMAKING_GAMES_FILE     # one row per sampled game: what the paired metric reads
+RECORD_FILE = paired_metrics.KINGMAKING_RECORD_FILE   # the games asked and the run analysed, written last
+FORMAT = 1
+DEFAULT_GAMES = DEFAULT_KINGMAKING_GAMES
 ALTERNATIVES = (1, 2, -1, -2)       # next-best by the greedy's score, then two random other options
 CONFIDENCE = 0.95
 PARTS_PER_JOB = 4                   # parts of the requests per worker: even loads on a shared machine
@@ -84,6 +97,7 @@ class Kingmaking:
     requests: pl.DataFrame
     seconds: float
     notes: list[str] = field(default_factory=list)
+    games: pl.DataFrame | None = None     # one row per sampled game (per_game_results)
 
 
 # ----------------------------------------------------------------------------- the run's inputs
@@ -151,8 +165,11 @@ TURNS_SCHEMA = {"game_index": pl.Int64, "turn": pl.Int64, "acting_seat": pl.Int3
 
 def run_setup(run: Run, engine) -> Any:
     """The rules the run played, rebuilt from run.yaml's resolved record (not from a file that
-    may have changed since) and checked against it."""
+    may have changed since) and checked against it. A run under a rule variant (a study's cell)
+    records the variant's name and overrides beside the resolved data and rules: they say where
+    the rules came from, the data and rules are what was played."""
     record = manifests.to_plain(run.manifest["config"]["setup"])
+    record.pop("variant", None)
     game_data = integer_keys(record.get("game_data", {}))
     setup = engine.load_setup(None, record.get("rules") or None, edit_game_data=lambda raw: copy.deepcopy(game_data))
     if manifests.canonical(manifests.setup_record(setup)) != manifests.canonical(record):
@@ -327,6 +344,31 @@ def summary_row(n_players: int, seat: int, games: int, part: pl.DataFrame) -> tu
             share("to_next"), share("to_previous"), "")
 
 
+def per_game_results(sampled: pl.DataFrame, replays: pl.DataFrame, counted_players: list[int]) -> pl.DataFrame:
+    """One row per sampled game (``sampled``: game_index, n_players): ``counted`` (the game
+    counts in the kingmaker index: its player count is in ``counted_players``, i.e. more than 2
+    players and a win-probability model), ``kingmade`` (1 when some counted replay of the game is
+    kingmaking, as :func:`summarise` counts it) and ``misjudged`` (1 when some counted replay
+    was won by its out-of-contention seat). A game outside the sample has no row, so it counts
+    in neither sum of the paired ratio kingmade / counted."""
+    played = replays.filter(pl.col("counted")) if replays.height else replays
+    flags = (played.group_by("game_index").agg(pl.col("kingmaking").any().cast(pl.Int8).alias("kingmade"),
+                                               pl.col("misjudged").any().cast(pl.Int8).alias("misjudged"))
+             if played.height else pl.DataFrame(schema={"game_index": pl.Int64, "kingmade": pl.Int8,
+                                                        "misjudged": pl.Int8}))
+    counted = pl.col("n_players").is_in([int(n) for n in counted_players])
+    return (sampled.select(pl.col("game_index").cast(pl.Int64), pl.col("n_players").cast(pl.Int32))
+            .join(flags.with_columns(pl.col("game_index").cast(pl.Int64)), on="game_index", how="left")
+            .with_columns(counted.alias("counted"))
+            .with_columns(*(pl.when(pl.col("counted")).then(pl.col(name).fill_null(0)).otherwise(0)
+                            .cast(pl.Int8).alias(name) for name in ("kingmade", "misjudged")))
+            .select(*GAMES_SCHEMA).sort("game_index"))
+
+
+GAMES_SCHEMA = {"game_index": pl.Int64, "n_players": pl.Int32, "counted": pl.Boolean, "kingmade": pl.Int8,
+                "misjudged": pl.Int8}
+
+
 def kingmaking_of(games: pl.DataFrame, out: pl.DataFrame, turns: pl.DataFrame,
                   play: Callable[[pl.DataFrame], pl.DataFrame]) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The method on its inputs: ``games`` (game_index, n_players, winner_mask, seating), the
@@ -357,6 +399,7 @@ def analyse_kingmaking(run_dir: Path, games: int = DEFAULT_GAMES, jobs: int = 1,
     all_games = collect(run.scan("games").select("game_index"))["game_index"].to_numpy()
     sample = sampled_games(all_games, games)
     frame = game_frame(run, sample)
+    sampled = frame.select("game_index", "n_players")
     notes = []
     if (frame["n_players"] == 2).any():
         notes.append(BY_DEFINITION)
@@ -382,8 +425,37 @@ def analyse_kingmaking(run_dir: Path, games: int = DEFAULT_GAMES, jobs: int = 1,
     if disagreeing:
         notes.append(f"{disagreeing:,} replays not counted: the standings name another acting seat at that turn "
                      "than the replayed game (a standings table of another build?)")
-    directory = write(run.path, replays, summary)
-    return Kingmaking(directory, summary, replays, time.perf_counter() - started, notes)
+    per_game = per_game_results(sampled, replays, [n for n in frame["n_players"].unique().to_list() if n > 2])
+    directory = write(run.path, replays, summary, per_game, record_of(run, games))
+    return Kingmaking(directory, summary, replays, time.perf_counter() - started, notes, per_game)
+
+
+def record_of(run: Run, games: int) -> dict:
+    """What a kingmaking's results are of: the games asked and the run analysed (its identity)."""
+    return {"courtsim_kingmaking": FORMAT, "games": int(games), "run": paired_metrics.run_identity(run)}
+
+
+def played_for(run_dir: Path, games: int) -> bool:
+    """Is the kingmaking of ``games`` games already there, complete, for this very run?"""
+    path = Path(run_dir) / DIRECTORY / RECORD_FILE
+    if not path.is_file() or not (Path(run_dir) / DIRECTORY / GAMES_FILE).is_file():
+        return False
+    try:
+        record = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError:
+        return False
+    return record == record_of(load_run(Path(run_dir)), games)
+
+
+def ensure_kingmaking(run_dir: Path, games: int, jobs: int = 1,
+                      log: Callable[[str], None] = lambda message: None) -> bool:
+    """Play the kingmaking of a study's finished run unless it is already there for this run and
+    these games (a resumed study plays none again); True when it was played now."""
+    if played_for(run_dir, games):
+        return False
+    log(f"kingmaking of {run_dir}: at most {games:,} games")
+    analyse_kingmaking(run_dir, games=games, jobs=jobs, log=log)
+    return True
 
 
 def warm_up(engine, setup, seatings: dict[str, Seating], seed: int, games: pl.DataFrame, log) -> None:
@@ -398,11 +470,20 @@ def warm_up(engine, setup, seatings: dict[str, Seating], seed: int, games: pl.Da
                                         np.array([1]), np.array([0]))
 
 
-def write(run_dir: Path, replays: pl.DataFrame, summary: pl.DataFrame) -> Path:
-    """RUN/kingmaking/requests.parquet and summary.parquet (atomic), under the run's lock."""
+def write(run_dir: Path, replays: pl.DataFrame, summary: pl.DataFrame, games: pl.DataFrame | None = None,
+          record: dict | None = None) -> Path:
+    """RUN/kingmaking/requests.parquet, summary.parquet and games.parquet (atomic), under the
+    run's lock; the record last (its absence says the results are not whole), the old one
+    removed first so that an interrupted write is never taken for finished results."""
     directory = Path(run_dir) / DIRECTORY
     with locking.exclusive(Path(run_dir), "courtsim kingmaking"):
         directory.mkdir(exist_ok=True)
+        (directory / RECORD_FILE).unlink(missing_ok=True)
         results.write_parquet_atomically(replays.to_arrow(), directory / REQUESTS_FILE)
         results.write_parquet_atomically(summary.to_arrow(), directory / SUMMARY_FILE)
+        if games is not None:
+            results.write_parquet_atomically(games.to_arrow(), directory / GAMES_FILE)
+        if record is not None:
+            text = yaml.safe_dump(record, sort_keys=True, allow_unicode=True).encode("utf-8")
+            results.write_bytes_atomically(text, directory / RECORD_FILE)
     return directory

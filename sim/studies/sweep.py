@@ -35,7 +35,9 @@ through the runner (sim.studies.cells); the cell's variant and experiment are re
 the cell again, game for game), never read back. The cell whose values are all the printed
 ones plays the printed rules, without a variant. Every cell plays the same seed and game
 indices, so cells differ only where their rules do (common random numbers), and each cell's
-metrics are paired with its pool's printed cell game by game.
+metrics are paired with its pool's printed cell game by game. An experiment that asks for
+kingmaking (``kingmaking: {games: N}``) has it played on every cell's run (sim.studies.cells), so
+that the kingmaker index is a metric and a target of every cell at 3 players and more.
 
 Layout of the sweep directory::
 
@@ -600,7 +602,7 @@ def same_value(value: Any, printed: Any) -> bool:
 def known_metrics(plan: SweepPlan) -> list[str]:
     """Every metric a cell of this plan estimates (no games needed)."""
     bots = sorted({name for pool in plan.pools.values() for name in pool})
-    return [metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, bots)] + \
+    return [metric.name for metric in paired_metrics.requestable_metrics(plan.game, plan.players, bots)] + \
         extra_metric_names(load_experiment(plan.experiment_path))
 
 
@@ -638,10 +640,15 @@ def check_targets(plan: SweepPlan) -> None:
     from fnmatch import fnmatch
 
     known = known_metrics(plan)
+    experiment = load_experiment(plan.experiment_path)
     for number, target in enumerate(plan.sweep.targets):
         if not any(fnmatch(name, target.metric) for name in known):
             raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': no metric matches {target.metric!r}; "
                               f"expected one of {', '.join(sorted(known))}")
+        problem = study_cells.kingmaking_target_problem(target.metric, known, experiment, plan.experiment_path,
+                                                        target.players or plan.players)
+        if problem is not None:
+            raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': {problem}")
         check_change_target(plan.path, number, target.model_dump(), known,
                             printed=any(cell.printed for cell in plan.cells))
         if target.pool is not None and target.pool not in plan.pools:

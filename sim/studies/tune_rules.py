@@ -25,6 +25,10 @@ variant paths::
     fresh_games_per_matchup: 8000            # default: twice the last rung
     out: runs/tuning/heads_of_state_2p_balance
 
+A target on the kingmaker index ("at most 5% at 3 players") needs an experiment that asks for
+kingmaking (``kingmaking: {games: N}``): every candidate's run then has it played
+(sim.studies.cells).
+
 Two objectives, both minimised: the **miss** (the sum over targets of how far the worst
 estimate lies outside its band, in points for a rate; 0 = every target met), and the **change**
 from the printed rules (per parameter |value - printed| / its range's width, 1 for a changed
@@ -329,13 +333,18 @@ def check_targets(plan: TuningPlan) -> None:
     from reports.analysis import paired_metrics
 
     sweep.check_target_bands(plan.path, plan.targets)     # no band that holds no value (at_least above at_most)
-    known = [metric.name for metric in paired_metrics.declared_metrics(plan.game, plan.players, plan.bots)] + \
-        study_cells.extra_metric_names(load_experiment(plan.experiment_path))
+    experiment = load_experiment(plan.experiment_path)
+    known = [metric.name for metric in paired_metrics.requestable_metrics(plan.game, plan.players, plan.bots)] + \
+        study_cells.extra_metric_names(experiment)
     for number, target in enumerate(plan.targets):
         if not any(balance_targets.matches(target, name, plan.players[0]) or
                    any(balance_targets.matches(target, name, count) for count in plan.players) for name in known):
             raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': no metric matches {target['metric']!r} "
                               f"at {', '.join(map(str, plan.players))} players; expected one of {', '.join(sorted(known))}")
+        problem = study_cells.kingmaking_target_problem(target["metric"], known, experiment, plan.experiment_path,
+                                                        target.get("players") or plan.players)
+        if problem is not None:
+            raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': {problem}")
         if target.get("pool") is not None:
             raise ConfigError(f"{plan.path}: key 'targets.{number}.pool': a tuning plays one pool; leave pool out")
         sweep.check_change_target(plan.path, number, target, known, printed=True)
