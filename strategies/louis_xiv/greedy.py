@@ -77,19 +77,30 @@ def list_needed_tokens(state, data, player, needed, second):
     named = 0
     for card in range(names_tokens.shape[0]):
         named |= names_tokens[card] if hand[card] != 0 else 0
+    tokens = state.tokens
     twice = 0
-    if second:
+    if second and (named & held_once_kinds(tokens, player)) != 0:
+        # a second token counts only for a kind a card names and the player holds exactly
+        # one of: without such a kind the cards are not looked at again
         mission_cost = data.mission_cost
         for card in range(names_tokens.shape[0]):
             doubled = (hand[card] != 0) & (mission_cost[card, 0] == mission_cost[card, 1])
             twice |= names_tokens[card] if doubled else 0
-    tokens = state.tokens
     needed[0] = 0
     for kind in range(1, C.N_TOKENS):
         held = tokens[player, kind]
         first = (named >> kind) & 1 if held == 0 else 0
         second_needed = SECOND_NEEDED * ((twice >> kind) & 1) if held == 1 else 0
         needed[kind] = first + second_needed
+
+
+@inline_game_kernel
+def held_once_kinds(tokens, player):
+    """Bit k set: the player holds exactly one token of kind k (not a crown)."""
+    held_once = 0
+    for kind in range(1, C.N_TOKENS):
+        held_once |= (1 << kind) if tokens[player, kind] == 1 else 0
+    return held_once
 
 
 @inline_game_kernel
@@ -262,8 +273,8 @@ def holding_value_at_chance(chance, mine, mode, printed, louis, gift, value_mark
     chance times the gift, less the markers that go to the general supply when winning; on a
     gold side the bribe is the fallback. (Parameters come as scalars: read from ``params`` they
     would be reloaded after every store into the float gains table, which numba cannot prove is
-    a different array.) All three cases are computed and one picked (``win_chance``: why
-    without branches; ``courtier_holding_gains_uncertain`` picks the case once per courtier)."""
+    a different array.) The definition: ``courtier_holding_gains`` and its variants pick the
+    courtier's case once and compute only that one."""
     with_louis = louis_holding_value(chance, mine, gift, value_marker, crown_bonus)
     by_threshold = threshold_holding_value(mine, printed, gift)
     by_majority = majority_holding_value(chance, mine, gift, value_marker,
@@ -271,25 +282,6 @@ def holding_value_at_chance(chance, mine, mode, printed, louis, gift, value_mark
     by_mode = by_threshold if mode == C.THRESHOLD_MODE else by_majority
     value = with_louis if louis else by_mode
     return value if mine > 0 else 0.0
-
-
-@inline_game_kernel
-def holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step, chance_tie,
-                            certainty, value_marker, value_gold, crown_bonus):
-    """Expected worth of holding ``mine`` markers on a courtier where the best other colour
-    holds ``others`` (``holding_value_at_chance`` at the chance of the lead), and its slope in
-    ``certainty``: the worth is the chance times what winning adds over losing, and the chance
-    is affine in the certainty (``win_chance``), so the worth at any certainty is the worth at 0
-    plus the certainty times this slope."""
-    lead = mine - others
-    chance = win_chance(lead, chance_lead, chance_lead_step, chance_tie, certainty)
-    value = holding_value_at_chance(chance, mine, mode, printed, louis, gift, value_marker, value_gold,
-                                    crown_bonus)
-    chance_slope = lead_chance_slope(lead, chance_lead, chance_lead_step)
-    fallback = majority_fallback(mode, printed, gift, value_gold)
-    stake_by_mode = 0.0 if mode == C.THRESHOLD_MODE else majority_stake(mine, gift, value_marker, fallback)
-    stake = louis_stake(mine, gift, value_marker, crown_bonus) if louis else stake_by_mode
-    return value, (chance_slope * stake if mine > 0 else 0.0)
 
 
 @inline_game_kernel
@@ -382,28 +374,39 @@ def most_other_markers(markers, courtier, player, n_colours):
 @inline_game_kernel
 def courtier_holding_gains(state, data, player, courtier, mine, others, gift, params, certainty, row, width):
     """row[c] for c < width: the value gained by adding c markers to one courtier on which the
-    player holds ``mine`` markers and the best other colour ``others`` (``certainty``:
-    ``lead_certainty``; ``holding_value_and_slope``'s worth). At certainty 0
-    ``courtier_holding_gains_uncertain`` gives the same gains for less, and
-    ``courtier_holding_gains_and_slopes`` their slopes too."""
+    player holds ``mine`` markers and the best other colour ``others``: the differences of
+    ``holding_value_at_chance`` at the ``win_chance`` of each lead (``certainty``:
+    ``lead_certainty``), with the courtier's case (Louis XIV, threshold side, race for most)
+    picked once instead of all three computed for every count (the same expressions, so the
+    same numbers). At certainty 0 ``courtier_holding_gains_uncertain`` gives the same gains for
+    less, and ``courtier_holding_gains_and_slopes`` their slopes too."""
     side = state.side[courtier]
     mode = data.courtier_mode[courtier, side]
     printed = data.courtier_value[courtier, side]
-    louis = courtier == state.game[LOUIS_COURTIER]
+    row[0] = 0.0
+    if mode == C.THRESHOLD_MODE and courtier != state.game[LOUIS_COURTIER]:
+        base = threshold_holding_value(mine, printed, gift) if mine > 0 else 0.0
+        for extra in range(1, width):
+            row[extra] = threshold_holding_value(mine + extra, printed, gift) - base
+        return
     chance_lead = params[CHANCE_LEAD]
     chance_lead_step = params[CHANCE_LEAD_STEP]
     chance_tie = params[CHANCE_TIE]
     value_marker = params[VALUE_MARKER]
-    value_gold = params[VALUE_GOLD]
-    crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
-    base, _ = holding_value_and_slope(mine, others, mode, printed, louis, gift, chance_lead, chance_lead_step,
-                                      chance_tie, certainty, value_marker, value_gold, crown_bonus)
-    row[0] = 0.0
+    lead = mine - others
+    chance = win_chance(lead, chance_lead, chance_lead_step, chance_tie, certainty)
+    if courtier == state.game[LOUIS_COURTIER]:
+        crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
+        base = louis_holding_value(chance, mine, gift, value_marker, crown_bonus) if mine > 0 else 0.0
+        for extra in range(1, width):
+            chance = win_chance(lead + extra, chance_lead, chance_lead_step, chance_tie, certainty)
+            row[extra] = louis_holding_value(chance, mine + extra, gift, value_marker, crown_bonus) - base
+        return
+    fallback = majority_fallback(mode, printed, gift, params[VALUE_GOLD])
+    base = majority_holding_value(chance, mine, gift, value_marker, fallback) if mine > 0 else 0.0
     for extra in range(1, width):
-        value, _ = holding_value_and_slope(mine + extra, others, mode, printed, louis, gift, chance_lead,
-                                           chance_lead_step, chance_tie, certainty, value_marker, value_gold,
-                                           crown_bonus)
-        row[extra] = value - base
+        chance = win_chance(lead + extra, chance_lead, chance_lead_step, chance_tie, certainty)
+        row[extra] = majority_holding_value(chance, mine + extra, gift, value_marker, fallback) - base
 
 
 @inline_game_kernel
@@ -872,7 +875,12 @@ def greedy_mission_deck(state, data, player, params):
     # a colour's preference is what a card of it is worth; with deck_reach, times the chance to
     # complete the card drawn (deck_payability), blended in by deck_reach (0: fixed, 1: full)
     reach = params[DECK_REACH]
-    surest = sure_deck_weight(state, params, reach) if reach > 0.0 else 0.0
+    surest = 0.0
+    if reach > 0.0:
+        surest = sure_deck_weight(state, params, reach)
+        only = only_contending_deck(state, params, surest)
+        if only >= 0:
+            return only
     best = -1
     best_weight = -1.0
     for colour in range(C.N_MISSION_COLOURS):
@@ -881,8 +889,10 @@ def greedy_mission_deck(state, data, player, params):
         weight = params[DECK_LIGHT + colour]
         if reach > 0.0:
             # a weight is at most the preference: a deck whose preference is below another's sure
-            # weight cannot be chosen, so its payability (the costly part) is not worked out
-            if weight * (1.0 + 1e-9) < surest:
+            # weight, or not above the best weight found so far, cannot be chosen, so its
+            # payability (the costly part) is not worked out
+            most = weight * (1.0 + 1e-9)
+            if most < surest or most <= best_weight:
                 continue
             weight *= 1.0 - reach + reach * deck_payability(state, data, player, colour)
         if weight > best_weight:
@@ -902,6 +912,22 @@ def sure_deck_weight(state, params, reach):
     return surest
 
 
+@inline_game_kernel
+def only_contending_deck(state, params, surest):
+    """The non-empty mission deck whose preference reaches the sure weight, when only one does,
+    else -1: that deck is chosen whatever the payabilities (every weight is at least 0, and
+    the others' at most their preference), so none is worked out. A small deck_reach with one
+    preference well above the others ends here: tuned_4p draws dark blue (blue when that deck
+    is empty), tuned_3p blue, without a payability."""
+    contender = -1
+    n_contenders = 0
+    for colour in range(C.N_MISSION_COLOURS):
+        if state.mission_deck_count[colour] > 0 and params[DECK_LIGHT + colour] * (1.0 + 1e-9) >= surest:
+            contender = colour
+            n_contenders += 1
+    return contender if n_contenders == 1 else -1
+
+
 @game_kernel
 def deck_payability(state, data, player, colour):
     """How payable the cards of one mission colour the player has not seen are, with his tokens:
@@ -910,19 +936,32 @@ def deck_payability(state, data, player, colour):
     after it). Unseen: neither in his hand nor played by anyone (public, Q21); the deck holds
     some of them, the opponents' hands the others."""
     short_credit = 0.0 if state.game[ROUND] >= data.numbers[ROUNDS] else 0.5
+    # a card's credit by tokens short (at most 2: a card costs two tokens); credit x credit is
+    # the credit squared, exactly
+    credit_by_short = (1.0, short_credit, short_credit * short_credit)
+    tokens = state.tokens[player]
+    hand = state.mission_hand[player]
+    mission_played = state.mission_played
+    mission_cost = data.mission_cost
+    n_players = state.game[N_PLAYERS]
+    # counted once for every card: the crowns and all tokens held (``tokens_short``)
+    crowns = tokens[C.CROWN]
+    held = 0
+    for kind in range(C.N_TOKENS):
+        held += tokens[kind]
     total = 0.0
     n_unseen = 0
     for card in range(data.mission_colour_start[colour], data.mission_colour_start[colour + 1]):
-        if state.mission_hand[player, card] == 1:
-            continue
-        played = False
-        for other in range(state.game[N_PLAYERS]):
-            played = played or state.mission_played[other, card] == 1
-        if played:
+        # every seat's row looked at, the ones not in the game masked out: a loop of constant
+        # length unrolls (as most_other_markers)
+        seen = hand[card]
+        for other in range(C.MAX_PLAYERS):
+            seen |= mission_played[other, card] if other < n_players else 0
+        if seen != 0:
             continue
         n_unseen += 1
-        short = tokens_short(state.tokens[player], data.mission_cost[card])
-        total += 1.0 if short == 0 else short_credit ** short
+        short = short_of_cost(tokens, crowns, held, mission_cost[card, 0], mission_cost[card, 1])
+        total += credit_by_short[short]
     return total / n_unseen if n_unseen > 0 else 0.0
 
 
@@ -930,28 +969,34 @@ def deck_payability(state, data, player, colour):
 def tokens_short(tokens, cost):
     """How many tokens the player lacks to pay a card costing ``cost`` (§4.5: a crown pays for
     any token, a "?" takes any token)."""
-    crowns = tokens[C.CROWN]
     held = 0
     for kind in range(C.N_TOKENS):
         held += tokens[kind]
+    return short_of_cost(tokens, tokens[C.CROWN], held, cost[0], cost[1])
+
+
+@inline_game_kernel
+def short_of_cost(tokens, crowns, held, first, second):
+    """``tokens_short`` of a card costing (``first``, ``second``), with the crowns and the
+    tokens held counted by the caller (once for a whole deck of cards)."""
     short = 0
     used = 0
-    for slot in range(2):
-        kind = cost[slot]
-        if kind == C.ANY_TOKEN:
-            continue
-        wanted = 2 if slot == 0 and cost[1] == kind else 1
-        if slot == 1 and cost[0] == kind:
-            continue     # the pair was counted at slot 0
-        have = tokens[kind] if kind != C.CROWN else 0
+    if first != C.ANY_TOKEN:
+        wanted = 2 if second == first else 1
+        have = tokens[first] if first != C.CROWN else 0
         covered = min(have, wanted)
         short += wanted - covered
+        used += covered
+    if second != C.ANY_TOKEN and second != first:    # a pair was counted with the first
+        have = tokens[second] if second != C.CROWN else 0
+        covered = min(have, 1)
+        short += 1 - covered
         used += covered
     from_crowns = min(crowns, short)
     short -= from_crowns
     used += from_crowns
-    for slot in range(2):
-        if cost[slot] == C.ANY_TOKEN:
+    for kind in (first, second):
+        if kind == C.ANY_TOKEN:
             if held - used > 0:
                 used += 1
             else:
