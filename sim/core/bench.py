@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 
+from sim.core import buffers
 from sim.core.engine import BotSeat, GameEngine, GameSetup
 from sim.core.run_manifest import courtsim_version
 from sim.core.runner import DEFAULT_CHUNK_SIZE, plan_chunks
@@ -55,11 +56,13 @@ def bench_bots(engine: GameEngine, setup: GameSetup, game: str, players: int, se
 
 def play_as_a_run(engine: GameEngine, setup: GameSetup, players: int, seats: list[BotSeat], seed: int,
                   games: int) -> None:
-    """Play ``games`` games the way a run does: ``play_chunk`` calls of the runner's chunk size.
+    """Play ``games`` games the way a run does: ``play_chunk`` calls of the runner's chunk size,
+    each reusing the result buffers of the one before (sim/core/buffers.py), as a run's chunks do.
     (One call for 50,000 games measured ~20% slower on this machine: its ~270 MB of result
     arrays cost ~0.6 s of the operating system's page allocation, which no run pays.)"""
-    for chunk in plan_chunks(games, DEFAULT_CHUNK_SIZE):
-        engine.play_chunk(setup, players, seats, seed, chunk.first_game, chunk.n_games)
+    with buffers.reused_between_chunks():
+        for chunk in plan_chunks(games, DEFAULT_CHUNK_SIZE):
+            engine.play_chunk(setup, players, seats, seed, chunk.first_game, chunk.n_games)
 
 
 def settle(engine: GameEngine, setup: GameSetup, players: int, seats: list[BotSeat],

@@ -36,7 +36,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-from sim.core import cluster, locking, results, run_directory, warm_up
+from sim.core import buffers, cluster, locking, results, run_directory, warm_up
 from sim.core import run_manifest as manifests
 from sim.core.arguments import check_game_count, check_jobs
 from sim.core.engine import BotSeat, ConfigError, GameEngine, GameSetup, run_tables
@@ -157,7 +157,8 @@ def play_chunk_to_parts(engine: GameEngine, setup: GameSetup, cell: Cell, seed: 
     done entry whose parts verify, so a crash anywhere just replays that chunk on resume."""
     watch_parent(parent_pid)
     started = time.perf_counter()
-    rows = write_chunk_parts(out_dir, run_hash, chunk, play_chunk_tables(engine, setup, cell, seed, chunk))
+    with buffers.reused_between_chunks():   # the tables are written before this thread's next chunk plays
+        rows = write_chunk_parts(out_dir, run_hash, chunk, play_chunk_tables(engine, setup, cell, seed, chunk))
     return ChunkDone(chunk.first_game, chunk.n_games, rows, time.perf_counter() - started)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from sim import kernel_source_hash
 from sim.core.compiled_calls import compiled_entry
+from sim.core import buffers
 from sim.core.engine import BotSeat, ConfigError, GameSetup, rate_after_overflow
 from sim.core.kernels import cached_on_disk
 from sim.core.table_schema import WIN_DECIDED_BY_NAMES, bot_column, declared_tables, placements, standing_table_columns
@@ -140,14 +141,16 @@ class HeadsOfStateEngine:
         context = ev.Ctx.from_arrays((
             np.asarray(setup.rules, np.float64), family, params,
             np.zeros((ev.MAX_MOVES, 4), np.int64),
-            np.zeros((n_games, N_G), np.int64), np.zeros((n_games * n_players, N_SE), np.int64),
-            np.zeros((betrayal_capacity, N_B), np.int64),
-            np.zeros((n_games * N_ROUNDS * N_COUNTRIES, N_C), np.int64),
+            # a run's chunks reuse these (sim/core/buffers.py: outside one, new arrays)
+            buffers.zeros("heads-of-state.games", (n_games, N_G), np.int64),
+            buffers.zeros("heads-of-state.seats", (n_games * n_players, N_SE), np.int64),
+            buffers.zeros("heads-of-state.betrayals", (betrayal_capacity, N_B), np.int64),
+            buffers.zeros("heads-of-state.country_scoring", (n_games * N_ROUNDS * N_COUNTRIES, N_C), np.int64),
             np.array([0, 0, 0, 1 if trace_capacity else 0, 0, 0, 0, 1 if standing_capacity else 0, 0], np.int64),
             np.zeros(max(trace_capacity, 1), np.int64),
             np.zeros((ev.N_WORK_ROWS, ev.WORK_WIDTH), np.int64), np.zeros(ev.WORK_WIDTH, np.float64),
-            np.zeros((N_ST, max(standing_capacity, 1)), np.int32),
-            np.zeros((MAX_PLAYERS, max(standing_capacity, 1)), np.float32),
+            buffers.zeros("heads-of-state.standings", (N_ST, max(standing_capacity, 1)), np.int32),
+            buffers.zeros("heads-of-state.standing_values", (MAX_PLAYERS, max(standing_capacity, 1)), np.float32),
             default_params("search") if standing_capacity else np.zeros(1),
             np.zeros(ev.COUNTERFACTUAL_WIDTH, np.int64),
         ))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim import kernel_source_hash
+from sim.core import buffers
 from sim.core.engine import BotSeat, ConfigError, GameSetup, rate_after_overflow, seed_as_int64
 from sim.core.kernels import cached_on_disk
 from sim.core.table_schema import bot_column, declared_tables, standing_table_columns, win_decided_by
@@ -67,8 +68,8 @@ def standing_buffers(capacity):
     # column by column, as the other result matrices (each column one contiguous block, handed out
     # without a copy), but as a C-ordered [column, row] array: a recording-off state's one-row
     # buffer then has the same array type, and both share one compiled game loop
-    return (np.zeros((R.N_STANDING_ROWS, capacity), np.int32), np.zeros((C.MAX_PLAYERS, capacity), np.float32),
-            search_defaults)
+    return (buffers.zeros("louis-xiv.standings", (R.N_STANDING_ROWS, capacity), np.int32),
+            buffers.zeros("louis-xiv.standing_values", (C.MAX_PLAYERS, capacity), np.float32), search_defaults)
 
 
 class LouisXIVEngine:
@@ -134,9 +135,9 @@ class LouisXIVEngine:
         rows_per_game = int(data.numbers[ROUNDS]) * C.N_COURTIERS
         # column-major, so that each table column is one contiguous block that ``columns`` hands
         # out without copying (a copy measured ~2-4 us per game, mostly page faults)
-        game_rows = result_matrix(n_games, R.GAME_COLUMNS)
-        seat_rows = result_matrix(n_games * n_players, R.SEAT_COLUMNS)
-        courtier_rows = result_matrix(n_games * rows_per_game, R.COURTIER_COLUMNS)
+        game_rows = result_matrix(n_games, R.GAME_COLUMNS, "louis-xiv.games")
+        seat_rows = result_matrix(n_games * n_players, R.SEAT_COLUMNS, "louis-xiv.seats")
+        courtier_rows = result_matrix(n_games * rows_per_game, R.COURTIER_COLUMNS, "louis-xiv.courtiers")
         families, params = bot_arrays(bots)
         state = state_for(setup, families, params, standing_capacity=standing_capacity)
         play_chunk_kernel(state, data, setup.rules, n_players, seed_as_int64(seed), first_game, n_games,
@@ -226,9 +227,12 @@ class LouisXIVEngine:
         return state, scores
 
 
-def result_matrix(n_rows: int, names) -> np.ndarray:
-    """A zeroed int32 kernel result matrix, one row per table row, stored column by column."""
-    return np.zeros((n_rows, len(names)), dtype=np.int32, order="F")
+def result_matrix(n_rows: int, names, role: str | None = None) -> np.ndarray:
+    """A zeroed int32 kernel result matrix, one row per table row, stored column by column (a
+    chunk's ``role`` buffer of the last chunk, reused between a run's chunks: sim/core/buffers.py)."""
+    if role is None:
+        return np.zeros((n_rows, len(names)), dtype=np.int32, order="F")
+    return buffers.zeros(role, (n_rows, len(names)), np.int32, order="F")
 
 
 def columns(matrix: np.ndarray, names) -> dict[str, np.ndarray]:
