@@ -254,12 +254,11 @@ def standing_table_columns(positions: np.ndarray, values: np.ndarray, n_rows: in
     value. The columns of seats the game does not have hold -1 / NaN: null in the table."""
     columns = {name: positions[index, :n_rows] for index, name in enumerate(position_columns)}
     first_score = len(position_columns)
-    for seat in range(max_players):
-        columns[f"score_seat_{seat}"] = (positions[first_score + seat, :n_rows] if seat < n_players
-                                         else np.full(n_rows, MISSING_CODE, np.int32))
-    for seat in range(max_players):
-        columns[f"position_value_seat_{seat}"] = (values[seat, :n_rows] if seat < n_players
-                                                  else np.full(n_rows, np.nan, np.float32))
+    for seat, name in enumerate(standing_seat_columns("score", max_players)):
+        columns[name] = (positions[first_score + seat, :n_rows] if seat < n_players
+                         else np.full(n_rows, MISSING_CODE, np.int32))
+    for seat, name in enumerate(standing_seat_columns("position_value", max_players)):
+        columns[name] = values[seat, :n_rows] if seat < n_players else np.full(n_rows, np.nan, np.float32)
     return columns
 
 

@@ -385,9 +385,7 @@ def courtier_holding_gains(state, data, player, courtier, mine, others, gift, pa
     printed = data.courtier_value[courtier, side]
     row[0] = 0.0
     if mode == C.THRESHOLD_MODE and courtier != state.game[LOUIS_COURTIER]:
-        base = threshold_holding_value(mine, printed, gift) if mine > 0 else 0.0
-        for extra in range(1, width):
-            row[extra] = threshold_holding_value(mine + extra, printed, gift) - base
+        threshold_holding_gains(mine, printed, gift, row, width)
         return
     chance_lead = params[CHANCE_LEAD]
     chance_lead_step = params[CHANCE_LEAD_STEP]
@@ -410,6 +408,15 @@ def courtier_holding_gains(state, data, player, courtier, mine, others, gift, pa
 
 
 @inline_game_kernel
+def threshold_holding_gains(mine, printed, gift, row, width):
+    """row[c] for 1 <= c < width on a threshold side (no lead to win: the chance plays no part):
+    the value gained by adding c markers to the ``mine`` held."""
+    base = threshold_holding_value(mine, printed, gift) if mine > 0 else 0.0
+    for extra in range(1, width):
+        row[extra] = threshold_holding_value(mine + extra, printed, gift) - base
+
+
+@inline_game_kernel
 def courtier_holding_gains_uncertain(state, data, player, courtier, mine, others, gift, params, row, width):
     """``courtier_holding_gains`` at certainty 0: the same gains, with the courtier's case
     (Louis XIV, threshold side, race for most) picked once instead of all three computed for
@@ -419,9 +426,7 @@ def courtier_holding_gains_uncertain(state, data, player, courtier, mine, others
     printed = data.courtier_value[courtier, side]
     row[0] = 0.0
     if mode == C.THRESHOLD_MODE and courtier != state.game[LOUIS_COURTIER]:
-        base = threshold_holding_value(mine, printed, gift) if mine > 0 else 0.0
-        for extra in range(1, width):
-            row[extra] = threshold_holding_value(mine + extra, printed, gift) - base
+        threshold_holding_gains(mine, printed, gift, row, width)
         return
     chance_lead = params[CHANCE_LEAD]
     chance_lead_step = params[CHANCE_LEAD_STEP]
