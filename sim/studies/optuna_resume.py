@@ -29,7 +29,9 @@ process that asks:
   once). Only a trial whose ask was cut short otherwise (the process killed, a second Ctrl-C) is
   marked failed (:func:`fail_interrupted_asks`); the next ask takes its position again (its
   enqueued parameters again, if it had some), so it shifts neither positions nor sampler state,
-  only the numbers of the trials after it.
+  only the numbers of the trials after it. So a trial is named by its position wherever a
+  table, a file or a message shows it (:func:`position_of`), never by its number: an
+  interrupted study's cells, tables and records are then the uninterrupted study's.
 """
 from __future__ import annotations
 
@@ -80,6 +82,22 @@ def next_position(study) -> int:
 
     states = tuple(getattr(optuna.trial.TrialState, name) for name in COUNTED)
     return len(study.get_trials(deepcopy=False, states=states))
+
+
+def positions(study) -> dict[int, int]:
+    """Each counted trial's position by its number: the counted trials numbered before it (a
+    failed ask, whose position the next ask took, counts for neither)."""
+    import optuna
+
+    states = tuple(getattr(optuna.trial.TrialState, name) for name in COUNTED)
+    numbers = sorted(trial.number for trial in study.get_trials(deepcopy=False, states=states))
+    return {number: position for position, number in enumerate(numbers)}
+
+
+def position_of(study, trial) -> int:
+    """The position of a counted trial (asked, and told or being evaluated): its name in the
+    study's cells, tables and messages, the same whether or not a session was interrupted."""
+    return positions(study)[trial.number]
 
 
 def ask(study, space: dict, sampler_of: Callable[[int], Any], seed: int):

@@ -323,19 +323,21 @@ def scored(plan: TuningPlan, rate: float, speed: float | None) -> float:
     return rate - max(0.0, plan.speed_floor - speed)
 
 
-def trial_name(trial, fresh: bool = False) -> str:
-    """The cell of a trial's games (its re-evaluation's: ``fresh``)."""
-    return f"{'fresh-' if fresh else ''}trial-{trial.number:04d}"
+def trial_name(position: int, fresh: bool = False) -> str:
+    """The cell of the games of the trial at ``position`` (its re-evaluation's: ``fresh``): by
+    position, never by number, so an interrupted study's cells are the uninterrupted one's."""
+    return f"{'fresh-' if fresh else ''}trial-{position:04d}"
 
 
 def evaluate_trial(plan: TuningPlan, trial, games: int) -> float:
-    """Play one asked trial (DIR/cells/trial-<number>/, resumed if an interrupted session began
-    it); keep its win rate (and speed) on the trial; return its value."""
-    credits, seats = evaluate(plan, trial.params, games, name=trial_name(trial))
+    """Play one asked trial (DIR/cells/trial-<position>/, resumed if an interrupted session
+    began it); keep its win rate (and speed) on the trial; return its value."""
+    name = trial_name(optuna_resume.position_of(trial.study, trial))
+    credits, seats = evaluate(plan, trial.params, games, name=name)
     trial.set_user_attr("win_rate", credits / seats)
     speed = None
     if plan.speed_floor is not None:
-        speed, turns, _ = relative_speed(plan, trial.params, games, name=trial_name(trial))
+        speed, turns, _ = relative_speed(plan, trial.params, games, name=name)
         trial.set_user_attr("speed", speed)
         trial.set_user_attr("turns_per_game", turns)
     return scored(plan, credits / seats, speed)
@@ -439,16 +441,17 @@ def write_best(plan: TuningPlan, study, log) -> Path:
     """Re-evaluate the best ``plan.top`` candidates on fresh games; write the best as a bot."""
     fresh = plan.fresh_games or 4 * plan.games_per_trial
     best = sorted(completed(study), key=lambda trial: trial.value, reverse=True)[:plan.top]
+    positions = optuna_resume.positions(study)
     results = []
     for trial in best:
-        matchup_results = evaluate_matchups(plan, trial.params, fresh, first_game=FRESH_GAMES_OFFSET,
-                                            name=trial_name(trial, fresh=True))
+        name = trial_name(positions[trial.number], fresh=True)
+        matchup_results = evaluate_matchups(plan, trial.params, fresh, first_game=FRESH_GAMES_OFFSET, name=name)
         _, credits, seats = worst(matchup_results)
-        speed = (relative_speed(plan, trial.params, fresh, FRESH_GAMES_OFFSET, name=trial_name(trial, fresh=True))
+        speed = (relative_speed(plan, trial.params, fresh, FRESH_GAMES_OFFSET, name=name)
                  if plan.speed_floor is not None else None)
         value = scored(plan, credits / seats, speed[0] if speed else None)
         results.append((value, credits / seats, matchup_results, speed, trial))
-        log(f"re-evaluated trial {trial.number} (training {trial.value:.1%}): {credits / seats:.1%} on {seats:,} fresh seats"
+        log(f"re-evaluated trial {positions[trial.number]} (training {trial.value:.1%}): {credits / seats:.1%} on {seats:,} fresh seats"
             + (f", an estimated {speed[0]:.0%} of {SPEED_BASELINE}'s games per second" if speed else ""))
     _, rate, matchup_results, speed, trial = max(results, key=lambda entry: entry[0])
     label, credits, seats = worst(matchup_results)
@@ -484,7 +487,7 @@ def write_best(plan: TuningPlan, study, log) -> Path:
     text = header + yaml.safe_dump(bot, sort_keys=False, allow_unicode=True, width=100)
     write_bytes_atomically(text.encode("utf-8"), path)
     directory.write_plan(plan.out_dir, "tune-bot", {
-        "best_trial": trial.number, "training_value": float(trial.value),
+        "best_trial": positions[trial.number], "training_value": float(trial.value),
         "fresh": {"win_rate": rate, "low": low, "high": high, "seats": seats},
         "fresh_matchups": {name: {"win_rate": matchup_credits / matchup_seats, "seats": matchup_seats}
                            for name, matchup_credits, matchup_seats in matchup_results},

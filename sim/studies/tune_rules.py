@@ -496,16 +496,17 @@ def evaluate_trial(plan: TuningPlan, study, trial) -> tuple[str, tuple[float, fl
     if earlier is not None:
         for key, value in earlier.user_attrs.items():
             trial.set_user_attr(key, value)
-        trial.set_user_attr("same_as_trial", earlier.number)
+        trial.set_user_attr("same_as_trial", optuna_resume.position_of(study, earlier))
         if earlier.state.name == "PRUNED":
             return "pruned", None
         return "complete", tuple(earlier.values)
     values = decoded(plan, trial.params)
     change = change_of(plan, values)
     trial.set_user_attr("change", change)
+    position = optuna_resume.position_of(study, trial)
     for rung, games in enumerate(plan.tuning.rungs):
         earlier = rung_misses(study, rung)
-        rows = play_candidate(plan, values, games, 0, f"trial-{trial.number:04d}-rung-{rung}", f"printed-rung-{rung}")
+        rows = play_candidate(plan, values, games, 0, f"trial-{position:04d}-rung-{rung}", f"printed-rung-{rung}")
         miss = balance_targets.total_miss(rows, plan.targets)
         trial.set_user_attr(f"miss_{rung}", miss)
         trial.set_user_attr("rung", rung)
@@ -586,11 +587,12 @@ def complete(study) -> list:
 def write_candidates(plan: TuningPlan, study) -> None:
     """DIR/tuning.parquet: one row per finished candidate, its values, rung, miss and change."""
     front = {trial.number for trial in pareto(complete(study))}
+    positions = optuna_resume.positions(study)
     rows = []
     for trial in finished(study):
         rung = int(trial.user_attrs.get("rung", 0))
         values = decoded(plan, trial.params)
-        rows.append({"trial": trial.number, **{parameter.column: shown(parameter, values[parameter.column])
+        rows.append({"trial": positions[trial.number], **{parameter.column: shown(parameter, values[parameter.column])
                                                for parameter in plan.parameters},
                      "state": trial.state.name.lower(), "rung": rung, "games_per_matchup": plan.tuning.rungs[rung],
                      "miss": float(trial.user_attrs.get(f"miss_{rung}", math.nan)),
@@ -616,6 +618,7 @@ def reevaluate(plan: TuningPlan, study, log) -> list[dict]:
     front = [trial for trial in pareto(complete(study))
              if printed is None or change_of(plan, decoded(plan, trial.params)) > 0][:plan.tuning.top]
     recommended, rows = [], []
+    positions = optuna_resume.positions(study)
     candidates = [("printed", None, printed)] if printed is not None else []
     candidates += [(f"{plan.tuning.name}_{rank + 1}", trial, decoded(plan, trial.params))
                    for rank, trial in enumerate(front)]
@@ -623,7 +626,7 @@ def reevaluate(plan: TuningPlan, study, log) -> list[dict]:
         estimates = play_candidate(plan, values, plan.fresh_games, FRESH_GAMES_OFFSET, f"fresh-{name}", "fresh-printed")
         statuses = [balance_targets.evaluate(estimates, target) for target in plan.targets]
         miss = balance_targets.total_miss(estimates, plan.targets)
-        entry = {"name": name, "trial": None if trial is None else trial.number,
+        entry = {"name": name, "trial": None if trial is None else positions[trial.number],
                  "values": {parameter.column: shown(parameter, values[parameter.column]) for parameter in plan.parameters},
                  "training_miss": None if trial is None else float(trial.values[0]),
                  "fresh_miss": miss, "change": change_of(plan, values), "changed_values": changed_count(plan, values),
