@@ -25,7 +25,7 @@ from sim.heads_of_state.events import (EV_BAG, EV_BPLAY, EV_KILL, EV_LEAVE_EMPTY
 from sim.heads_of_state.nobles import can_pay, place_noble, raise_noble
 from sim.heads_of_state.refill_plan import list_deferred_refills, list_plan_payments, plan_with_target
 from sim.heads_of_state.state import (STAT_KILLS, ASSASSIN, CAPITAL, N_RANKS, RNG_ASSASSIN_BAG, S_GAME_INDEX,
-                                      S_LEFT_EMPTY, S_ROUND)
+                                      S_LEFT_EMPTY, S_ROUND, forget_country_places)
 from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_A, B_CARD_B,
                                        B_CARD_TYPE, B_CARDS_SPENT, B_COUNTRY, B_GAME_INDEX,
                                        B_ROUND, B_SEAT, B_SUCCESS, B_TARGET_RANK, B_TARGET_SEAT)
@@ -154,6 +154,7 @@ def kill_noble(state, data, context, box):
     state.lost[owner] += 1
     state.box_owner[box] = -1
     state.box_rank[box] = -1
+    forget_country_places(state, data, box)
     state.vacated[box] = 1
     trace(context.counters, context.trace, EV_KILL, owner, box, rank)
 

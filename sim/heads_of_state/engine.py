@@ -149,8 +149,8 @@ class HeadsOfStateEngine:
             np.array([0, 0, 0, 1 if trace_capacity else 0, 0, 0, 0, 1 if standing_capacity else 0, 0], np.int64),
             np.zeros(max(trace_capacity, 1), np.int64),
             np.zeros((ev.N_WORK_ROWS, ev.WORK_WIDTH), np.int64), np.zeros(ev.WORK_WIDTH, np.float64),
-            buffers.zeros("heads-of-state.standings", (N_ST, max(standing_capacity, 1)), np.int32),
-            buffers.zeros("heads-of-state.standing_values", (MAX_PLAYERS, max(standing_capacity, 1)), np.float32),
+            buffers.overwritten("heads-of-state.standings", (N_ST, max(standing_capacity, 1)), np.int32),
+            buffers.overwritten("heads-of-state.standing_values", (MAX_PLAYERS, max(standing_capacity, 1)), np.float32),
             default_params("search") if standing_capacity else np.zeros(1),
             np.zeros(ev.COUNTERFACTUAL_WIDTH, np.int64),
         ))

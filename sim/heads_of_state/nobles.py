@@ -8,7 +8,7 @@ from sim.heads_of_state.decisions import D_PAY
 from sim.heads_of_state.recipes import can_pay_hand
 from sim.heads_of_state.events import EV_COURTESAN, EV_NO_CARD, EV_RAISE, trace
 from sim.heads_of_state.scoring import take_hexagon_token, take_large_token, take_square_token
-from sim.heads_of_state.state import COURTESAN, N_ATTRIBUTES, N_RANKS, STAT_COURTESANS
+from sim.heads_of_state.state import COURTESAN, N_ATTRIBUTES, N_RANKS, STAT_COURTESANS, forget_country_places
 
 
 @game_kernel
@@ -114,6 +114,7 @@ def place_noble(state, data, context, player, box, rank, replaced):
     state.tiles[player, rank] -= 1                        # step 2
     state.box_owner[box] = player
     state.box_rank[box] = rank
+    forget_country_places(state, data, box)
     trace(context.counters, context.trace, EV_RAISE, player, box, rank)
     if replaced >= 0:
         state.stats[player, STAT_COURTESANS] += 1

@@ -89,10 +89,18 @@ STEP_NAMES = ("none", "first_turn_take", "option_1a_take", "option_1b_take", "op
 # the turn on a copy of the state (search.py): takes still to make after the current one
 # (Option 1a/1b, first turn), the Q7 take order of Option 2, and whether a vacated box was left
 # empty during this turn's betrayal plays (§4.4 step 3).
+# The slots from S_PLACES_KNOWN keep, per country, the seats that would take its first and second
+# round token if the round ended now (residual ties to the lower seat): the position value
+# (strategies/heads_of_state/position.py) reads them after every turn, and a country's places
+# change only when a noble is raised or killed there (forget_country_places), so most turns
+# reuse three of the four countries' places. S_PLACES_KNOWN is a bit per country whose places
+# are up to date; 0 (nothing known) after clear_state.
 (S_N_PLAYERS, S_ROUND, S_ACTIVE, S_DECK_N, S_REV_N, S_SET_ASIDE_N, S_BDECK_N, S_GAME_OVER,
  S_TURN, S_LARGE_NEXT, S_GAME_ROW, S_GAME_INDEX, S_OPTION, S_TAKES_LEFT, S_CHARACTER_FIRST,
- S_LEFT_EMPTY, S_START_SEAT) = range(17)
-N_SCAL = 17
+ S_LEFT_EMPTY, S_START_SEAT, S_PLACES_KNOWN) = range(18)
+S_FIRST_PLACE_0 = 18                        # + country: the seat first if the round ended now, or -1
+S_SECOND_PLACE_0 = S_FIRST_PLACE_0 + N_COUNTRIES      # + country: the seat second, or -1
+N_SCAL = S_SECOND_PLACE_0 + N_COUNTRIES
 
 STATE_FIELDS = (
     "scal",          # int64[N_SCAL] scalars above
@@ -228,6 +236,13 @@ def copy_state_into(destination, source):
     copy_into_2d(destination.stats, source.stats)
     copy_into(destination.rev_position, source.rev_position)
     copy_into_2d(destination.streams, source.streams)
+
+
+@game_kernel
+def forget_country_places(state, data, box):
+    """A noble was raised into or killed from ``box``: its country's places must be worked out again."""
+    country = data.region_country[data.box_region[box]]
+    state.scal[S_PLACES_KNOWN] &= ~(1 << country)
 
 
 @game_kernel

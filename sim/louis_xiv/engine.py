@@ -68,8 +68,8 @@ def standing_buffers(capacity):
     # column by column, as the other result matrices (each column one contiguous block, handed out
     # without a copy), but as a C-ordered [column, row] array: a recording-off state's one-row
     # buffer then has the same array type, and both share one compiled game loop
-    return (buffers.zeros("louis-xiv.standings", (R.N_STANDING_ROWS, capacity), np.int32),
-            buffers.zeros("louis-xiv.standing_values", (C.MAX_PLAYERS, capacity), np.float32), search_defaults)
+    return (buffers.overwritten("louis-xiv.standings", (R.N_STANDING_ROWS, capacity), np.int32),
+            buffers.overwritten("louis-xiv.standing_values", (C.MAX_PLAYERS, capacity), np.float32), search_defaults)
 
 
 class LouisXIVEngine:

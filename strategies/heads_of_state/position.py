@@ -9,7 +9,8 @@ loop: one evaluation, used by both.
 from sim.core.kernels import game_kernel
 from sim.heads_of_state.events import W_HEX_KEY, W_INFLUENCE, W_TOP_RANK
 from sim.heads_of_state.scoring import country_influence_as_ruled, noble_majority, ranks_before
-from sim.heads_of_state.state import N_COUNTRIES, N_RANKS, N_ROUNDS, S_N_PLAYERS, S_ROUND
+from sim.heads_of_state.state import (N_COUNTRIES, N_RANKS, N_ROUNDS, S_FIRST_PLACE_0, S_N_PLAYERS, S_PLACES_KNOWN,
+                                      S_ROUND, S_SECOND_PLACE_0)
 from strategies.heads_of_state.greedy import hand_size
 from strategies.heads_of_state.parameters import P_FUTURE_ROUNDS_WEIGHT, P_HELD_CARD_VALUE
 
@@ -32,26 +33,48 @@ def position_values(state, data, context, params, values):
 def add_influence_places(state, data, context, values, weight):
     """values[q] += weight x the round tokens (§6.4) seat q would take if the round ended now
     (residual ties, which the real scoring draws, go to the lower seat)."""
-    n_players = state.scal[S_N_PLAYERS]
-    infl = context.work[W_INFLUENCE]
-    top_rank = context.work[W_TOP_RANK]
-    hex_key = context.work[W_HEX_KEY]
     for c in range(N_COUNTRIES):
-        country_influence_as_ruled(state, data, context, c)
-        first = -1
-        second = -1
-        for q in range(n_players):
-            if infl[q] <= 0:
-                continue
-            if first < 0 or ranks_before(infl, top_rank, hex_key, q, first):
-                second = first
-                first = q
-            elif second < 0 or ranks_before(infl, top_rank, hex_key, q, second):
-                second = q
+        first, second = country_places(state, data, context, c)
         if first >= 0:
             values[first] += weight * data.round_tokens[c, 0]
         if second >= 0:
             values[second] += weight * data.round_tokens[c, 1]
+
+
+@game_kernel
+def country_places(state, data, context, c):
+    """(first, second): the seats that would take country ``c``'s round tokens if the round ended
+    now (-1 none), kept in the state until a noble is raised or killed there
+    (state.forget_country_places): the board is all they depend on."""
+    known = state.scal[S_PLACES_KNOWN]
+    if (known >> c) & 1 == 0:
+        first, second = ranked_places(state, data, context, c)
+        state.scal[S_FIRST_PLACE_0 + c] = first
+        state.scal[S_SECOND_PLACE_0 + c] = second
+        state.scal[S_PLACES_KNOWN] = known | (1 << c)
+    return state.scal[S_FIRST_PLACE_0 + c], state.scal[S_SECOND_PLACE_0 + c]
+
+
+@game_kernel
+def ranked_places(state, data, context, c):
+    """§6.4 steps 1 and 3 for country ``c`` without the residual draw: the first and second seats
+    by influence, highest rank and hexagon key, residual ties to the lower seat."""
+    n_players = state.scal[S_N_PLAYERS]
+    infl = context.work[W_INFLUENCE]
+    top_rank = context.work[W_TOP_RANK]
+    hex_key = context.work[W_HEX_KEY]
+    country_influence_as_ruled(state, data, context, c)
+    first = -1
+    second = -1
+    for q in range(n_players):
+        if infl[q] <= 0:
+            continue
+        if first < 0 or ranks_before(infl, top_rank, hex_key, q, first):
+            second = first
+            first = q
+        elif second < 0 or ranks_before(infl, top_rank, hex_key, q, second):
+            second = q
+    return first, second
 
 
 @game_kernel

@@ -44,3 +44,14 @@ def test_threads_never_share_a_buffer():
     for worker in workers:
         worker.join()
     assert found["a"] is not found["b"]
+
+
+def test_an_overwritten_buffer_is_handed_back_as_its_last_chunk_left_it():
+    """No zeroing: its kernel writes every cell that is read (a standings table's recorded rows)."""
+    with buffers.reused_between_chunks():
+        first = buffers.overwritten("test.standings", (3, 10), np.int32)
+        assert not first.any()              # new: zeroed
+        first[:, :4] = 9
+        second = buffers.overwritten("test.standings", (3, 10), np.int32)
+        assert second is first and (second[:, :4] == 9).all()
+    assert not buffers.overwritten("test.standings", (3, 10), np.int32).any()    # outside: new

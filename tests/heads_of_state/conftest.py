@@ -2,7 +2,7 @@
 import pytest
 
 from sim.heads_of_state.engine import ENGINE
-from sim.heads_of_state.state import RANK_NAMES, S_N_PLAYERS, clear_state, new_state
+from sim.heads_of_state.state import RANK_NAMES, S_N_PLAYERS, clear_state, forget_country_places, new_state
 
 
 @pytest.fixture(scope="session")
@@ -47,6 +47,7 @@ class Position:
         assert (self.data.box_ranks[b] >> r) & 1, f"{box_name} does not show a {rank_name}"
         self.state.box_owner[b] = player
         self.state.box_rank[b] = r
+        forget_country_places(self.state, self.data, b)     # as the rules' own placement does
         self.state.tiles[player, r] -= 1
 
     def give(self, player, *cards):

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from sim.heads_of_state.engine import ENGINE
 from sim.heads_of_state.kernel import setup_game
-from sim.heads_of_state.state import N_ROUNDS, S_ACTIVE, S_GAME_OVER, S_ROUND, new_state
+from sim.heads_of_state.state import N_COUNTRIES, N_ROUNDS, S_ACTIVE, S_GAME_OVER, S_ROUND, new_state
 from sim.heads_of_state.turn import play_turn
 from strategies.heads_of_state.parameters import default_params
-from strategies.heads_of_state.position import position_values
+from strategies.heads_of_state.position import country_places, position_values, ranked_places
 from standings_tables import per_game_rows
 
 FEW = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -126,3 +126,21 @@ def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup):
     assert np.array_equal(rows["position_value"][is_turn], np.stack(turn_values))
     ends = rows["position_value"][~is_turn]
     assert np.array_equal(ends[:N_ROUNDS], np.array(round_ends))
+
+
+@FEW
+@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
+def test_the_round_token_places_kept_between_turns_are_those_worked_out_afresh(setup, n_players, bot_names, seed):
+    """The position value keeps each country's first and second places until a noble is raised
+    or killed there (state.forget_country_places): after every turn of several games, the kept
+    places are those ranked from the board as it stands (§6.4, residual ties to the lower seat)."""
+    bots = [ENGINE.resolve_bot(name) for name in bot_names[:n_players]]
+    context = ENGINE.make_ctx(setup, n_players, bots, n_games=1, betrayal_capacity=1000)
+    state = new_state(setup.data)
+    for game in range(4):
+        setup_game(state, setup.data, context, n_players, np.uint64(seed), game, 0)
+        while state.scal[S_GAME_OVER] == 0:
+            play_turn(state, setup.data, context)
+            for country in range(N_COUNTRIES):
+                assert country_places(state, setup.data, context, country) == \
+                    ranked_places(state, setup.data, context, country)
