@@ -12,7 +12,8 @@ import typer
 from reports import terminal
 from reports.command_errors import OneLineUsageErrors, keep_interrupts, keeping_finished_chunks, one_line, user_errors
 from sim import registry
-from sim.core.arguments import check_game_count, check_game_index, check_jobs, check_seed, game_counts_in, names_in
+from sim.core.arguments import (check_game_count, check_game_index, check_jobs, check_seed, game_counts_in, names_in,
+                                player_counts_in)
 from sim.core.cluster import on_cluster
 from sim.core.engine import ConfigError
 from sim.core.one_seating import DEFAULT_BOT, prepare_one_seating
@@ -600,6 +601,39 @@ def kingmaking(
 
     check_game_count(games, "--games")
     terminal.print_kingmaking(analyse_kingmaking(run_dir, games=games, jobs=checked_jobs(jobs) or 1, log=log))
+
+
+@app.command("landscape")
+@user_errors
+def landscape(
+    game: GameArg,
+    out: Annotated[Path, out_option("Landscape directory (cells, tables, report.html).")],
+    players: Annotated[Optional[str], typer.Option("--players", "-p", help="Player counts, comma-separated "
+                                                   "(default: every count the game has).", show_default=False)] = None,
+    pool: Annotated[Optional[str], typer.Option("--pool", help="The meta-game's bots, comma-separated; tuned: each "
+                                                "count's tuned bot (default: configs/landscape/<game>.yaml).",
+                                                show_default=False)] = None,
+    games_per_matchup: Annotated[int, games_per_matchup_option("(each ordered pair; each option switched off)")] = 400,
+    exploit_budget: Annotated[int, typer.Option("--exploit-budget", help="Training games of a bot tuned against "
+                                                "each count's tuned bot (0: no exploitability check).")] = 0,
+    seed: SeedOpt = 0,
+    variant: VariantOpt = None,
+    jobs: Annotated[Optional[int], jobs_option("1; the results do not depend on it")] = None,
+    cluster: ClusterOpt = None,
+):
+    """The strategy landscape: dominant strategies, dead options, luck against skill.
+
+    Example: courtsim landscape louis-xiv --players 3 --games-per-matchup 200 --out runs/landscape-lx
+    """
+    from sim.studies.landscape import landscape as play_landscape, plan_landscape
+
+    check_seed(seed, "--seed")
+    plan = plan_landscape(game, out, players=player_counts_in(players, "--players") if players else None,
+                          pool=names_in(pool) if pool else None, games_per_matchup=games_per_matchup, seed=seed,
+                          jobs=checked_jobs(jobs) or 1, variant=variant, exploit_budget=exploit_budget)
+    with on_cluster(cluster):
+        written = keeping_finished_chunks(plan.out_dir, lambda: play_landscape(plan, log=log))
+    terminal.print_landscape(written)
 
 
 if __name__ == "__main__":

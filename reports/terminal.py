@@ -406,5 +406,18 @@ def print_kingmaking(result) -> None:
                  f"{result.seconds:.1f} s; written to {result.directory}")
 
 
+def print_landscape(directory: Path) -> None:
+    """The strategy landscape's verdicts (sim.studies.landscape): the meta-game per player count,
+    every option's verdict, the luck-skill index, and where the tables and the page are."""
+    import polars as pl
+
+    for name in ("verdicts", "options", "skill", "exploit"):
+        frame = pl.read_parquet(Path(directory) / f"{name}.parquet")
+        for sentence in frame["sentence"].to_list() if frame.height else []:
+            stdout.print(f"- {sentence}")
+    stdout.print(f"tables: {directory}/equilibrium.parquet, options.parquet, skill.parquet; "
+                 f"report: {Path(directory) / 'report.html'}")
+
+
 def print_report_written(written: Path) -> None:
     stdout.print(f"report: {written} (figures and CSV tables in {written.parent / (written.stem + '_files')})")

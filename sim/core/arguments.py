@@ -135,6 +135,14 @@ def names_in(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
+def player_counts_in(text: str, where: str) -> list[int]:
+    """Player counts separated by commas (``--players 2,3,4``)."""
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise ConfigError(f"{where}: expected player counts separated by commas (e.g. 2,3,4), found {text!r}") from None
+
+
 def game_counts_in(text: str, where: str) -> list[int]:
     """Numbers of games separated by commas (``--rungs 200,800``)."""
     try:

@@ -37,6 +37,7 @@ from sim.core import table_schema
 PARTS_DIR = "parts"
 ENTRIES_DIR = "chunks"       # under PARTS_DIR: one manifest entry per chunk
 COMPRESSION = "zstd"
+BULK_COMPRESSION = "lz4"      # a table declared bulk (table_schema.TableSchema.bulk)
 GAME_INDEX = "game_index"
 TABLE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 HASH_BLOCK = 1 << 20
@@ -155,10 +156,11 @@ def write_parquet_atomically(arrow_table: pa.Table, path: Path, temporary: Path 
     (no second read)."""
     sink = pa.BufferOutputStream()
     metadata = arrow_table.schema.metadata or {}
-    if table_schema.PLAIN_PAGES_KEY in metadata:   # declared so (TableSchema.dictionary_pages)
+    if table_schema.BULK_KEY in metadata:   # declared so (TableSchema.bulk)
         arrow_table = arrow_table.replace_schema_metadata(
-            {key: value for key, value in metadata.items() if key != table_schema.PLAIN_PAGES_KEY} or None)
-        pq.write_table(arrow_table, sink, compression=COMPRESSION, use_dictionary=False)
+            {key: value for key, value in metadata.items() if key != table_schema.BULK_KEY} or None)
+        pq.write_table(arrow_table, sink, compression=BULK_COMPRESSION, use_dictionary=False,
+                       write_statistics=[GAME_INDEX])
     else:
         pq.write_table(arrow_table, sink, compression=COMPRESSION)
     data = sink.getvalue()

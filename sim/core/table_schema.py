@@ -52,8 +52,8 @@ class Column:
         return self.labels is not None
 
 
-# schema metadata key of an Arrow table whose Parquet file is written without dictionary pages
-PLAIN_PAGES_KEY = b"courtsim.plain_pages"
+# schema metadata key of an Arrow table whose Parquet file is written for speed (TableSchema.bulk)
+BULK_KEY = b"courtsim.bulk"
 
 
 @dataclass(frozen=True)
@@ -61,10 +61,12 @@ class TableSchema:
     name: str
     meaning: str
     columns: tuple[Column, ...]
-    # False: written without Parquet dictionary pages, for a table of mostly distinct numbers
-    # (the standings' position values), where trying a dictionary costs a third of the write
-    # and saves nothing
-    dictionary_pages: bool = True
+    # True: a table of many rows per game (the standings), whose Parquet write would cost a run
+    # more than a tenth of its speed, is written for speed: without dictionary pages (its position
+    # values are mostly distinct numbers: trying a dictionary cost a third of the write and saved
+    # nothing), lz4 rather than zstd (a third faster, files 1.7x larger), and statistics only on
+    # game_index, the one column sliced scans filter on (results.write_parquet_atomically)
+    bulk: bool = False
     by_name: dict[str, Column] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -144,8 +146,8 @@ def arrow_table(schema: TableSchema | None, arrays: dict[str, np.ndarray], table
     """The columns in the order given, each converted by its declaration."""
     by_name = schema.by_name if schema is not None else {}
     arrow = pa.table({name: to_arrow(by_name.get(name), values, table) for name, values in arrays.items()})
-    if schema is not None and not schema.dictionary_pages:
-        arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), PLAIN_PAGES_KEY: b"1"})
+    if schema is not None and schema.bulk:
+        arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), BULK_KEY: b"1"})
     return arrow
 
 

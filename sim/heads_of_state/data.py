@@ -71,7 +71,7 @@ DATA_FIELDS = (
     # tokens / setup
     "square_tokens", "round_tokens", "large_tokens", "large_n", "first_turn_takes", "starting_points",
     # derived
-    "hex_key_base",
+    "hex_key_base", "region_hex_key",
 )
 HosData, HosDataArrays = define_array_record("HosData", DATA_FIELDS, globals())
 
@@ -496,6 +496,9 @@ def build(f: HosFile, file: str):
         region_country, region_type, region_hex, region_box, np.array(box_region, i64),
         np.array(box_ranks, i64), np.array(box_upper, i64), base_influence, country_regions, nreg,
         square, rounds, large, large_n, first, starting, hex_key_base,
+        # each region's term of the §6.4 hexagon key (Q19), hex_key_base ** its hexagon value:
+        # worked out once here rather than at every influence count
+        np.array([hex_key_base ** int(value) for value in region_hex], i64),
     ))
     rules = np.zeros(N_RULES, np.float64)
     rules[R_FIRST_TURN_REFRESH] = float(f.rules.first_turn_refresh)

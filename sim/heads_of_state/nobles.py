@@ -8,7 +8,8 @@ from sim.heads_of_state.decisions import D_PAY
 from sim.heads_of_state.recipes import can_pay_hand
 from sim.heads_of_state.events import EV_COURTESAN, EV_NO_CARD, EV_RAISE, trace
 from sim.heads_of_state.scoring import take_hexagon_token, take_large_token, take_square_token
-from sim.heads_of_state.state import COURTESAN, N_ATTRIBUTES, N_RANKS, STAT_COURTESANS, forget_country_places
+from sim.heads_of_state.state import (COURTESAN, N_ATTRIBUTES, N_RANKS, STAT_COURTESANS, forget_country_places,
+                                      forget_majority)
 
 
 @game_kernel
@@ -122,6 +123,7 @@ def place_noble(state, data, context, player, box, rank, replaced):
     if state.cards_left[rank] > 0:                    # step 3 (the 11th noble gets no card)
         state.cards_left[rank] -= 1
         state.cards[player, rank] += 1
+        forget_majority(state, rank)
     else:
         trace(context.counters, context.trace, EV_NO_CARD, player, rank, 0)
     state.raised[player, rank] += 1                        # step 4 (Q17)

@@ -148,7 +148,7 @@ def country_influence(state, data, country, infl, top_rank, best_hex, hex_key):
                 best_hex[player] = hexv
             if (seen >> player) & 1 == 0:
                 seen |= 1 << player
-                hex_key[player] += data.hex_key_base ** hexv
+                hex_key[player] += data.region_hex_key[region]
 
 
 @game_kernel

@@ -89,18 +89,24 @@ STEP_NAMES = ("none", "first_turn_take", "option_1a_take", "option_1b_take", "op
 # the turn on a copy of the state (search.py): takes still to make after the current one
 # (Option 1a/1b, first turn), the Q7 take order of Option 2, and whether a vacated box was left
 # empty during this turn's betrayal plays (§4.4 step 3).
-# The slots from S_PLACES_KNOWN keep, per country, the seats that would take its first and second
-# round token if the round ended now (residual ties to the lower seat): the position value
-# (strategies/heads_of_state/position.py) reads them after every turn, and a country's places
-# change only when a noble is raised or killed there (forget_country_places), so most turns
-# reuse three of the four countries' places. S_PLACES_KNOWN is a bit per country whose places
-# are up to date; 0 (nothing known) after clear_state.
+# The slots from S_KEPT_KNOWN keep the parts of the position value (strategies/heads_of_state/
+# position.py) that only the board and the noble cards decide, which it reads after every turn:
+# per country, the seats that would take its first and second round token if the round ended now
+# (residual ties to the lower seat); per rank, the §6.5 majority (most cards held, and the points
+# each holder of that many scores). A country's places change only when a noble is raised or
+# killed there (forget_country_places), a rank's majority only when a noble card of that rank is
+# taken (forget_majority), so most turns reuse them. S_KEPT_KNOWN has a bit per part that is up to
+# date (KNOWN_COUNTRY_0 + country, KNOWN_MAJORITY_0 + rank); 0 after clear_state.
 (S_N_PLAYERS, S_ROUND, S_ACTIVE, S_DECK_N, S_REV_N, S_SET_ASIDE_N, S_BDECK_N, S_GAME_OVER,
  S_TURN, S_LARGE_NEXT, S_GAME_ROW, S_GAME_INDEX, S_OPTION, S_TAKES_LEFT, S_CHARACTER_FIRST,
- S_LEFT_EMPTY, S_START_SEAT, S_PLACES_KNOWN) = range(18)
-S_FIRST_PLACE_0 = 18                        # + country: the seat first if the round ended now, or -1
+ S_LEFT_EMPTY, S_START_SEAT, S_KEPT_KNOWN) = range(18)
+S_FIRST_PLACE_0 = 18                                  # + country: the seat first if the round ended now, or -1
 S_SECOND_PLACE_0 = S_FIRST_PLACE_0 + N_COUNTRIES      # + country: the seat second, or -1
-N_SCAL = S_SECOND_PLACE_0 + N_COUNTRIES
+S_MAJORITY_MOST_0 = S_SECOND_PLACE_0 + N_COUNTRIES    # + rank: most noble cards held (0: nobody scores)
+S_MAJORITY_POINTS_0 = S_MAJORITY_MOST_0 + N_RANKS     # + rank: the points each holder of that many scores
+N_SCAL = S_MAJORITY_POINTS_0 + N_RANKS
+KNOWN_COUNTRY_0 = 0                                   # + country: bits of S_KEPT_KNOWN
+KNOWN_MAJORITY_0 = N_COUNTRIES                        # + rank
 
 STATE_FIELDS = (
     "scal",          # int64[N_SCAL] scalars above
@@ -242,7 +248,13 @@ def copy_state_into(destination, source):
 def forget_country_places(state, data, box):
     """A noble was raised into or killed from ``box``: its country's places must be worked out again."""
     country = data.region_country[data.box_region[box]]
-    state.scal[S_PLACES_KNOWN] &= ~(1 << country)
+    state.scal[S_KEPT_KNOWN] &= ~(1 << (KNOWN_COUNTRY_0 + country))
+
+
+@game_kernel
+def forget_majority(state, rank):
+    """A noble card of ``rank`` was taken: that rank's §6.5 majority must be worked out again."""
+    state.scal[S_KEPT_KNOWN] &= ~(1 << (KNOWN_MAJORITY_0 + rank))
 
 
 @game_kernel

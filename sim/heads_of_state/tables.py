@@ -227,4 +227,4 @@ def standings_schema() -> T.TableSchema:
         "the score plus the influence points of a round end now and the noble-card majorities of the cards held; "
         "once the game has ended, the final score",
         MAX_PLAYERS,
-    ), dictionary_pages=False)
+    ), bulk=True)

@@ -171,4 +171,4 @@ def standings_schema() -> T.TableSchema:
         "the search bot's position_value with its default parameters (strategies/louis_xiv/position.py): "
         "the score plus the stop values of what the seat holds; on the last row the final score",
         MAX_PLAYERS,
-    ), dictionary_pages=False)
+    ), bulk=True)

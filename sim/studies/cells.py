@@ -122,6 +122,27 @@ def write_yaml(path: Path, record: dict, header: str) -> None:
         results.write_bytes_atomically(text, path)
 
 
+# ----------------------------------------------------------------------------- cells of seatings
+
+def seatings_cell(name: str, run_dir: Path, game: str, setup: GameSetup, seatings: list[Cell], seed: int,
+                  bots: list, provenance: dict) -> StudyCell:
+    """A cell that plays ``seatings`` (runner cells: bots in seat order and their games) under
+    ``setup``, not an experiment file (tune-bot's candidates, the landscape's pairs): its identity
+    is every bot with its parameters and every seating with its games."""
+    from sim import registry
+    from sim.core.runner import DEFAULT_CHUNK_SIZE
+
+    engine = registry.get_engine(game)
+    config = {"game": game, "players": int(seatings[0].n_players), "seed": int(seed),
+              "n_games": int(sum(seating.n_games for seating in seatings)), "chunk_size": DEFAULT_CHUNK_SIZE,
+              "tables": list(engine.tables), "bots": [manifests.bot_record(bot) for bot in bots],
+              "cells": [{"players": seating.n_players, "first_game": seating.first_game, "n_games": seating.n_games,
+                         **dict(seating.labels)} for seating in seatings],
+              "setup": manifests.setup_record(setup), **manifests.identity_versions(engine)}
+    return StudyCell(name, Path(run_dir), engine, setup, seatings, seed, DEFAULT_CHUNK_SIZE, config,
+                     {**provenance, **manifests.setup_provenance(setup)})
+
+
 # ----------------------------------------------------------------------------- cells of an experiment
 
 def experiment_cell(name: str, run_dir: Path, experiment: ExperimentFile, path: Path,

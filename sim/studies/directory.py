@@ -37,7 +37,7 @@ STUDY_RECORD = "study.yaml"
 # each kind's plan file, by which directories written before study.yaml are known
 PLAN_FILES = {"compare": "comparison.yaml", "sweep": "sweep.yaml", "tune": "tuning.yaml",
               "sensitivity": "sensitivity.yaml"}
-KINDS = ("compare", "sweep", "tune", "sensitivity", "tune-bot")
+KINDS = ("compare", "sweep", "tune", "sensitivity", "tune-bot", "landscape")
 IDENTITY_IN_PLAN = ("sweep", "sensitivity")   # kinds whose plan file recorded their identity before study.yaml
 OPTUNA_FILE = "study.db"          # tune's and tune-bot's Optuna storage
 OPTUNA_PLAN = "plan"              # the Optuna study's user attr holding its plan (its identity)

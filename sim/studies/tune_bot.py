@@ -58,12 +58,11 @@ import yaml
 
 from sim import registry
 from sim.core import results
-from sim.core import run_manifest as manifests
 from sim.core.arguments import check_game_count, check_jobs
 from reports.analysis.stats import wilson_interval
 from sim.core.engine import BotSeat, ConfigError, GameSetup
 from sim.core.results import write_bytes_atomically
-from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell
+from sim.core.runner import Cell
 from sim.studies import cells as study_cells
 from sim.studies import directory, optuna_resume
 from strategies.bots import BotCatalogue, bot_package, family_parameters
@@ -218,16 +217,8 @@ def tuning_cell(plan: TuningPlan, name: str, seatings: list[Cell], bots: list[Bo
     """A cell of the study (sim.studies.cells): ``seatings`` (runner cells) under the printed
     rules, its run in DIR/cells/<name>/run; its identity every bot with its parameters and every
     seating with its games."""
-    engine = registry.get_engine(plan.game)
-    config = {"game": plan.game, "players": int(plan.n_players), "seed": int(plan.seed),
-              "n_games": int(sum(seating.n_games for seating in seatings)), "chunk_size": DEFAULT_CHUNK_SIZE,
-              "tables": list(engine.tables), "bots": [manifests.bot_record(bot) for bot in bots],
-              "cells": [{"players": seating.n_players, "first_game": seating.first_game, "n_games": seating.n_games,
-                         **dict(seating.labels)} for seating in seatings],
-              "setup": manifests.setup_record(plan.setup), **manifests.identity_versions(engine)}
-    return study_cells.StudyCell(name, plan.out_dir / study_cells.CELLS_DIR / name / "run", engine, plan.setup,
-                                 seatings, plan.seed, DEFAULT_CHUNK_SIZE, config,
-                                 {"tune_bot": str(plan.out_dir), **manifests.setup_provenance(plan.setup)})
+    return study_cells.seatings_cell(name, plan.out_dir / study_cells.CELLS_DIR / name / "run", plan.game, plan.setup,
+                                     seatings, plan.seed, bots, {"tune_bot": str(plan.out_dir)})
 
 
 def evaluation_cell(plan: TuningPlan, values: dict[str, float], games: int, first_game: int,

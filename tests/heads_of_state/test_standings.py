@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from sim.heads_of_state.engine import ENGINE
 from sim.heads_of_state.kernel import setup_game
-from sim.heads_of_state.state import N_COUNTRIES, N_ROUNDS, S_ACTIVE, S_GAME_OVER, S_ROUND, new_state
+from sim.heads_of_state.state import (N_COUNTRIES, N_ROUNDS, S_ACTIVE, S_GAME_OVER, S_KEPT_KNOWN, S_ROUND, copy_state,
+                                      new_state)
 from sim.heads_of_state.turn import play_turn
 from strategies.heads_of_state.parameters import default_params
 from strategies.heads_of_state.position import country_places, position_values, ranked_places
@@ -130,17 +131,27 @@ def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup):
 
 @FEW
 @given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
-def test_the_round_token_places_kept_between_turns_are_those_worked_out_afresh(setup, n_players, bot_names, seed):
-    """The position value keeps each country's first and second places until a noble is raised
-    or killed there (state.forget_country_places): after every turn of several games, the kept
-    places are those ranked from the board as it stands (§6.4, residual ties to the lower seat)."""
+def test_the_position_value_parts_kept_between_turns_are_those_worked_out_afresh(setup, n_players, bot_names,
+                                                                                  seed):
+    """The position value keeps each country's round-token places until a noble is raised or
+    killed there (state.forget_country_places) and each rank's majority until a noble card is
+    taken (state.forget_majority): after every turn of several games, the kept places are those
+    ranked from the board as it stands (§6.4, residual ties to the lower seat), and the values
+    equal, to the bit, those of a copy of the state that keeps nothing."""
     bots = [ENGINE.resolve_bot(name) for name in bot_names[:n_players]]
     context = ENGINE.make_ctx(setup, n_players, bots, n_games=1, betrayal_capacity=1000)
     state = new_state(setup.data)
+    parameters = default_params("search")
+    kept, afresh = np.zeros(16), np.zeros(16)
     for game in range(4):
         setup_game(state, setup.data, context, n_players, np.uint64(seed), game, 0)
         while state.scal[S_GAME_OVER] == 0:
             play_turn(state, setup.data, context)
+            position_values(state, setup.data, context, parameters, kept)
+            nothing_kept = copy_state(state)
+            nothing_kept.scal[S_KEPT_KNOWN] = 0
+            position_values(nothing_kept, setup.data, context, parameters, afresh)
+            assert np.array_equal(kept, afresh)
             for country in range(N_COUNTRIES):
                 assert country_places(state, setup.data, context, country) == \
                     ranked_places(state, setup.data, context, country)

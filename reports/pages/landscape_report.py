@@ -1,0 +1,114 @@
+"""The strategy landscape page (``courtsim landscape``, issue 41): the meta-game's equilibrium and
+ratings, every option's value with its verdict, and the luck-skill index, from the tables of
+sim.studies.landscape (DIR/equilibrium.parquet, verdicts.parquet, options.parquet,
+skill.parquet, study.yaml). One self-contained HTML file (reports.pages.toolkit)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+
+from reports.pages import toolkit
+from reports.pages.sections_common import Section
+from sim.core.engine import ConfigError
+from sim.studies import directory as study_directory
+
+TABLES = ("equilibrium", "verdicts", "options", "skill", "exploit")
+
+
+def read_tables(directory: Path) -> dict[str, pd.DataFrame]:
+    found = {}
+    for name in TABLES:
+        path = directory / f"{name}.parquet"
+        if not path.is_file():
+            raise ConfigError(f"{path}: missing; expected the tables of a finished courtsim landscape")
+        found[name] = pl.read_parquet(path).to_pandas()
+    return found
+
+
+def equilibrium_section(tables: dict[str, pd.DataFrame]) -> Section:
+    bullets = []
+    for _, verdict in tables["verdicts"].iterrows():
+        count = int(verdict["n_players"])
+        bullets.append(str(verdict["sentence"]))
+        rows = tables["equilibrium"][tables["equilibrium"]["n_players"] == count].sort_values("rating", ascending=False)
+        bullets += [f"{count} players · {row.strategy}: mass {row.mass:.2f} [{row.mass_low:.2f}, {row.mass_high:.2f}], "
+                    f"rating {100 * row.rating:+.1f} points [{100 * row.low:+.1f}, {100 * row.high:+.1f}]"
+                    for row in rows.itertuples()]
+    return Section("Is there a dominant strategy?", "equilibrium", paragraphs=[
+        "Every ordered pair of the pool played one seat against the other seats, each bot in each seat in turn. "
+        "Nash averaging (Balduzzi et al. 2018): the maximum-entropy equilibrium of the antisymmetric game of "
+        "the pair win rates; a bot's rating is its win rate against that mixture, less its share (0 on the "
+        "equilibrium's support). Intervals: bootstrap over games."], bullets=bullets)
+
+
+def options_section(tables: dict[str, pd.DataFrame]) -> Section:
+    options = tables["options"]
+    bullets = list(options.sort_values(["decision", "n_players"])["sentence"]) if len(options) else []
+    return Section("Which rules matter?", "options", paragraphs=[
+        "Restricted play (Jaffe et al. 2012): the tuned bot with one option switched off plays one seat against "
+        "the unrestricted tuned bot, on the same games as the tuned bot's mirror games (common random numbers). "
+        "The value is the win rate it loses, in points, with a 95% t interval over games. Dead: no game changes, "
+        "or the loss lies within 2 points and the option is rarely taken; dominant: surely more than 10 points."],
+        bullets=bullets)
+
+
+def skill_section(tables: dict[str, pd.DataFrame]) -> Section:
+    skill = tables["skill"]
+    return Section("How much is skill, how much luck?", "skill", paragraphs=[
+        "The luck-skill index (Duersch, Lambrecht and Oechssler 2020) is the share of games skill would have to "
+        "decide, a fair coin the rest, for the ladder's ratings to spread as far as they do; the skill chain "
+        "(Lantz et al. 2017) counts the ladder steps where the stronger level is ahead at least 60% of the "
+        "time."], bullets=[str(sentence) for sentence in skill["sentence"]] if len(skill) else [])
+
+
+def exploit_section(tables: dict[str, pd.DataFrame]) -> Section:
+    exploit = tables["exploit"]
+    return Section("Are the verdicts' bots exploitable?", "exploit", paragraphs=[
+        "A bot of the tuned bot's family tuned against the tuned bot alone (courtsim tune-bot, starting from it), "
+        "re-evaluated on fresh games: how far it rises above the fair share. A large gain means the verdicts "
+        "above rest on a player that is easy to beat."],
+        bullets=[str(sentence) for sentence in exploit["sentence"]] if len(exploit) else
+        ["Not checked in this landscape (courtsim landscape --exploit-budget N)."])
+
+
+def headlines(tables: dict[str, pd.DataFrame]) -> list[str]:
+    lines = [str(sentence) for sentence in tables["verdicts"]["sentence"]]
+    options = tables["options"]
+    if len(options):
+        for verdict in ("dominant", "dead"):
+            chosen = options[options["verdict"] == verdict]
+            if len(chosen):
+                names = sorted(set(chosen["name"]))
+                lines.append(f"{verdict.capitalize()} options: {', '.join(names)} (at "
+                             f"{', '.join(str(n) for n in sorted(set(chosen['n_players'])))} players).")
+    lines += [str(sentence) for sentence in tables["skill"]["sentence"]]
+    lines += [str(sentence) for sentence in tables["exploit"]["sentence"]]
+    return lines
+
+
+def write_landscape_report(directory: Path, out: Path | None = None) -> Path:
+    """Write DIR/report.html (or ``out``) from the landscape's tables."""
+    directory = Path(directory)
+    record = study_directory.read_record(directory) or {}
+    identity = record.get("identity", {}) if isinstance(record, dict) else {}
+    tables = read_tables(directory)
+    out = Path(out) if out is not None else directory / "report.html"
+    game = identity.get("game", "")
+    meta = (f"Strategy landscape {directory} · game {game} · players "
+            f"{', '.join(str(n) for n in identity.get('players', []))} · "
+            f"{identity.get('games_per_matchup', '?')} games per match-up · seed {identity.get('seed', '?')}")
+    sections = [equilibrium_section(tables), options_section(tables), skill_section(tables), exploit_section(tables)]
+    limitations = ["The meta-game is a verdict about the pool of bots played, not every way of playing; the "
+                   "option values are the tuned bot's.",
+                   "Options with no bot setting that rules them out are not valued (configs/landscape/<game>.yaml, "
+                   "without_switch)."]
+    html = toolkit.render(f"{toolkit.game_title(game)}: the strategy landscape", meta, headlines(tables), sections,
+                          limitations)
+    return toolkit.write(out, html)
+
+
+if __name__ == "__main__":
+    print(write_landscape_report(Path(sys.argv[1])))
