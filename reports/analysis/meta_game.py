@@ -64,10 +64,12 @@ INDICATOR_THRESHOLD = 0.5
 # shapes the meta, and near-ties between strategies give masses of this size from sampling noise
 # alone at the few thousand games per pair a landscape plays.
 SUPPORT_MASS = 0.05
-# "Dominant strategy": the support is that one strategy in at least 90% of the bootstrap
+# "Dominant strategy": the support is that one strategy in at least 97.5% of the bootstrap
 # resamples. A bare majority would call two near-tied strategies (each wins about half the
-# resamples) dominant half the time; 90% asks for a winner the games' noise does not overturn.
-DOMINANT_RESAMPLE_SHARE = 0.9
+# resamples) dominant half the time; 97.5% asks for a winner the games' noise does not overturn,
+# and is what the printed 95% interval of its mass says (its lower end above SUPPORT_MASS): at
+# 90%, a strategy printed with mass 1.00 [0.00, 1.00] was called dominant.
+DOMINANT_RESAMPLE_SHARE = 0.975
 # "A few strategies": a support of 2 or 3, a meta a player can learn; more is "diverse".
 FEW_STRATEGIES = 3
 # SLSQP stops when entropy changes by less than 1e-14; entropy is flat (quadratic) at its maximum,

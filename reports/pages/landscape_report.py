@@ -50,8 +50,10 @@ def options_section(tables: dict[str, pd.DataFrame]) -> Section:
     return Section("Which rules matter?", "options", paragraphs=[
         "Restricted play (Jaffe et al. 2012): the tuned bot with one option switched off plays one seat against "
         "the unrestricted tuned bot, on the same games as the tuned bot's mirror games (common random numbers). "
-        "The value is the win rate it loses, in points, with a 95% t interval over games. Dead: no game changes, "
-        "or the loss lies within 2 points and the option is rarely taken; dominant: surely more than 10 points."],
+        "The value is the win rate it loses, in points, with a 95% t interval over games. Dead: the loss lies within "
+        "2 points (or no seat's result changes) and the option is taken in under 5% of the tuned bot's seat-games; "
+        "worth little: within 2 points but taken more often, or its uses are not counted; dominant: surely more "
+        "than 10 points; misused: the bot wins more without it."],
         bullets=bullets)
 
 
@@ -81,9 +83,9 @@ def headlines(tables: dict[str, pd.DataFrame]) -> list[str]:
         for verdict in ("dominant", "dead"):
             chosen = options[options["verdict"] == verdict]
             if len(chosen):
-                names = sorted(set(chosen["name"]))
-                lines.append(f"{verdict.capitalize()} options: {', '.join(names)} (at "
-                             f"{', '.join(str(n) for n in sorted(set(chosen['n_players'])))} players).")
+                counts = chosen.groupby("name")["n_players"].apply(lambda values: ", ".join(map(str, sorted(values))))
+                lines.append(f"{verdict.capitalize()} options: "
+                             + "; ".join(f"{name} ({players} players)" for name, players in counts.items()) + ".")
     lines += [str(sentence) for sentence in tables["skill"]["sentence"]]
     lines += [str(sentence) for sentence in tables["exploit"]["sentence"]]
     return lines

@@ -14,8 +14,8 @@ cells of the one study layer (sim.studies.cells), resumed like every study.
   numbers). A game's paired loss is the seat's win credit in the mirror game minus the
   restricted seat's in the same seat of the same game; the option's value is their mean (in
   points of win rate) with its t interval. A tuned bot that never takes the option plays the
-  same games with or without it: the loss is exactly 0 in every game, and the verdict says so
-  rather than giving an interval of zero width.
+  same games with or without it: the loss is exactly 0 in every game, and the sentence says that
+  no seat's result changed rather than giving an interval of zero width.
 - **Luck and skill** (Duersch et al. 2020, Lantz et al. 2017; reports.analysis.luck_skill): the
   meta-game's games between bots of the ladder (``skill_levels``, weakest first) give the
   luck-skill index and the skill chain.
@@ -263,8 +263,8 @@ def option_verdict(losses: np.ndarray, low: float, high: float, take_rate: float
     margin though taken often (or uncounted); dominant: the loss is surely above DOMINANT_LOSS;
     matters: surely a loss; misused: surely a gain (the bot is better without it); else not
     resolved at this budget."""
-    if losses.size and np.all(losses == 0):
-        return DEAD
+    if losses.size and np.all(losses == 0):       # no seat's result changed: worth exactly nothing here
+        return DEAD if take_rate < RARELY_TAKEN else WORTH_LITTLE
     if low > DOMINANT_LOSS:
         return DOMINANT
     if -DEAD_MARGIN <= low and high <= DEAD_MARGIN:
@@ -281,13 +281,13 @@ def option_sentence(n_players: int, name: str, value: float, low: float, high: f
     taken = ("never taken by the tuned bot" if take_rate == 0 else
              "its uses are not counted in any table" if not np.isfinite(take_rate) else
              f"the tuned bot takes it {take_rate:.2f} times a game")
-    if losses.size and np.all(losses == 0):
-        return (f"{name} is dead at {n_players} players: switching it off changes none of {losses.size:,} games "
-                f"({taken}).")
-    figure = f"switching it off costs {100 * value:+.1f} points of win rate [{100 * low:+.1f}, {100 * high:+.1f}]"
     words = {DEAD: "is dead", DOMINANT: "is dominant", MATTERS: "matters", MISUSED: "is misused (the bot wins more "
              "without it)", WORTH_LITTLE: f"is worth little (within {100 * DEAD_MARGIN:.0f} points)",
              UNRESOLVED: "is not resolved at this budget"}[verdict]
+    if losses.size and np.all(losses == 0):
+        return (f"{name} {words} at {n_players} players: switching it off changes no seat's result in "
+                f"{losses.size:,} games ({taken}).")
+    figure = f"switching it off costs {100 * value:+.1f} points of win rate [{100 * low:+.1f}, {100 * high:+.1f}]"
     return f"{name} {words} at {n_players} players: {figure}, over {losses.size:,} games ({taken})."
 
 

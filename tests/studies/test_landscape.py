@@ -26,7 +26,9 @@ def test_the_one_seat_bot_sits_in_each_seat_in_turn():
 def test_an_option_never_taken_changes_no_game_and_is_dead():
     row = landscape.option_row(3, OPTION, np.zeros(300), 0.0)
     assert row["verdict"] == landscape.DEAD and (row["value"], row["low"], row["high"]) == (0.0, 0.0, 0.0)
-    assert "changes none of 300 games" in row["sentence"]
+    assert "changes no seat's result in 300 games" in row["sentence"]
+    taken_elsewhere = landscape.option_row(3, OPTION, np.zeros(300), 0.3)      # taken, yet no result changed
+    assert taken_elsewhere["verdict"] == landscape.WORTH_LITTLE
 
 
 @pytest.mark.parametrize("loss, verdict", [(0.25, landscape.DOMINANT), (0.05, landscape.MATTERS),
