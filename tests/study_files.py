@@ -14,7 +14,7 @@ def write_two_greedy_experiment(folder: Path, games: int = 40, chunk_size: int =
     return path
 
 
-STUDY_KINDS = ("compare", "sweep", "tune", "sensitivity", "tune-bot")
+STUDY_KINDS = ("compare", "sweep", "tune", "sensitivity", "tune-bot", "landscape")
 
 
 def tiny_study_files(folder: Path) -> dict[str, Path]:
@@ -57,6 +57,9 @@ def study_command(kind: str, files: dict[str, Path], out: Path, other: bool) -> 
         return ["tune", str(files["tuning"]), "--jobs", "1", "--out", str(out)]
     if kind == "sensitivity":
         return ["sensitivity", "louis-xiv", str(files["sensitivity"]), "--jobs", "1", "--out", str(out)]
+    if kind == "landscape":
+        return ["landscape", "louis-xiv", "--players", "2", "--pool", "random,greedy", "--games-per-matchup", "40",
+                "--seed", seed, "--jobs", "1", "--out", str(out)]
     assert kind == "tune-bot"
     return ["tune-bot", "louis-xiv", "--players", "2", "--against", "random", "--budget", "60",
             "--games-per-trial", "20", "--batch", "2", "--seed", seed, "--out", str(out)]
