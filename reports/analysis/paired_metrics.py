@@ -37,7 +37,8 @@ import yaml
 
 from reports.analysis import game_arc, players, rundir
 from reports.analysis.rundir import collect
-from reports.analysis.metric import BALANCE, MEAN, POINTS, RATE, RATIO, TURNS, Metric  # noqa: F401  (the studies ask here)
+from reports.analysis.metric import (BALANCE, MEAN, POINTS, RATE, RATIO, TURNS, Metric,  # noqa: F401  (the studies ask here)
+                                     counts_per_game, per_game_metric)
 from sim import registry
 
 # is a metric one player's win rate (first_player_win_rate, ...)? For the studies that select them all
@@ -228,6 +229,39 @@ def run_identity(run: rundir.Run) -> str:
                        manifest.get("files")], sort_keys=True, default=str)
 
 
+# ----------------------------------------------------------------------------- the options' uses
+
+OPTION_USES = "option_uses:"       # + an option's id (configs/landscape/<game>.yaml)
+
+
+@functools.cache
+def counted_options(game: str) -> tuple:
+    """The options of the game's landscape inventory (sim.studies.landscape_options) whose uses a
+    table counts; none for a game without an inventory."""
+    from sim.studies.landscape_options import load_options, options_path   # the inventory is the landscape's
+
+    if not options_path(game).is_file():
+        return ()
+    return tuple(option for option in load_options(game).options if option.counted)
+
+
+def option_metrics(game: str) -> list[Metric]:
+    """Each counted option's uses per game (issue 41: a variant that revives an option the bots
+    never take, or kills one, shows it in a comparison, paired game by game)."""
+    return [per_game_metric(f"{OPTION_USES}{option.id}", f"{option.name} uses per game", f"{OPTION_USES}{option.id}")
+            for option in counted_options(game)]
+
+
+def option_components(run: rundir.Run, n_players: int) -> pl.LazyFrame | None:
+    """Per game: each counted option's uses over its seats (every game at ``n_players`` a row)."""
+    options = counted_options(run.game)
+    if not options:
+        return None
+    games = run.scan("games").filter(pl.col("n_players") == n_players).select("game_index")
+    return counts_per_game(run.scan("seats"), games, [pl.sum_horizontal(*option.take_columns).sum()
+                                                      .alias(f"{OPTION_USES}{option.id}") for option in options])
+
+
 def declared_metrics(game: str, players: list[int], bots: list[str]) -> list[Metric]:
     """Every metric of a comparison of ``game`` at these player counts (no data needed; the game
     arc's only where the arms record standings, the kingmaker index at 3 players and more only
@@ -235,7 +269,7 @@ def declared_metrics(game: str, players: list[int], bots: list[str]) -> list[Met
     found: dict[str, Metric] = {}
     for n_players in players:
         for metric in (common_metrics(game, n_players, bots) + game_module(game).paired_mechanics_metrics(n_players)
-                       + ARC_METRICS + kingmaking_metrics(n_players)):
+                       + option_metrics(game) + ARC_METRICS + kingmaking_metrics(n_players)):
             found.setdefault(metric.name, metric)
     return list(found.values())
 
@@ -258,6 +292,10 @@ def per_game(run_dirs: list, n_players: int, bots: list[str]) -> tuple[pl.DataFr
         module = game_module(run.game)
         frame = frame.join(module.paired_mechanics(run, n_players), on="game_index", how="left")
         metrics = metrics + module.paired_mechanics_metrics(n_players)
+        options = option_components(run, n_players)
+        if options is not None:
+            frame = frame.join(options, on="game_index", how="left")
+            metrics = metrics + option_metrics(run.game)
         arc = arc_components(run, n_players)
         if arc is not None:
             frame = frame.join(arc, on="game_index", how="left")

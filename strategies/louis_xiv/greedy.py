@@ -28,7 +28,8 @@ from strategies.louis_xiv.parameters import (ALWAYS_PLACE, BRIBE_WILLINGNESS, CA
                                              END_PLACE_MIN_GAIN, INTRIGUE_DRAW_BELOW, INTRIGUE_KEEP_SHIFT,
                                              LATE_LEAD_SAFETY,
                                              LB_MARKER_BELOW, LOUIS_AGGRESSION, MAINTENON_MARKERS, MARKERS3_TARGET,
-                                             MISSION_SWAP_MODE, NOISE, ONCE_FIRST_SHIFT, PLACE_FOUR_COST,
+                                             MISSION_SWAP_MODE, NEVER_PLACE, NEVER_PLACE_FOUR_COST, NEVER_SHIFT,
+                                             NEVER_TOKEN_SWAP_RESERVE, NOISE, ONCE_FIRST_SHIFT, PLACE_FOUR_COST,
                                              RETRIEVE_BELOW, RETRIEVE_HIGH_FACTOR, RETRIEVE_LOW_FACTOR,
                                              SKIP_SCORE, START_PLACE_MIN_GAIN, TOKEN_SWAP_ANY, TOKEN_SWAP_RESERVE,
                                              VALUE_COAT, VALUE_CROWN, VALUE_GOLD, VALUE_INFLUENCE_CARD,
@@ -593,8 +594,17 @@ def greedy_influence_turn(state, data, rules, player, moves, params):
     retrieve_worth = influence_retrieve_worth(state, player, params)
     # the whole gains table (contiguous): no placement is longer than the columns filled
     best_turn_option(state, data, rules, player, moves, state.scratch_gains, retrieve_worth,
-                     -params[PLACE_FOUR_COST], influence_skip_score(data, params), params[CARD_SWAP_SCORE])
+                     place_four_score(params), influence_skip_score(data, params), params[CARD_SWAP_SCORE])
     return 0
+
+
+@inline_game_kernel
+def place_four_score(params):
+    """What a DB-PLACE4 turn adds to its placement's (or its retrieval's) score: minus
+    place_four_cost; minus infinity at the top of its range, which means never (parameters.py)."""
+    if params[PLACE_FOUR_COST] >= NEVER_PLACE_FOUR_COST:
+        return -np.inf
+    return -params[PLACE_FOUR_COST]
 
 
 @inline_game_kernel
@@ -607,7 +617,7 @@ def listed_turn_score(data, moves, index, gains, general, retrieve_worth, params
         for step in range(moves[index, MOVE_LENGTH]):
             score += gains[moves[index, MOVE_PATH + 2 * step], moves[index, MOVE_PATH + 2 * step + 1]]
         if kind == PLACE_FOUR:
-            score -= params[PLACE_FOUR_COST]
+            score += place_four_score(params)
     elif kind == RETRIEVE or kind == RETRIEVE_FOUR:
         if kind == RETRIEVE_FOUR:
             wanted = data.numbers[RETRIEVE_FOUR_COUNT]
@@ -617,7 +627,7 @@ def listed_turn_score(data, moves, index, gains, general, retrieve_worth, params
             wanted = data.numbers[RETRIEVE_COURTIER_CARD_COUNT]
         score = min(wanted, general) * retrieve_worth
         if kind == RETRIEVE_FOUR:
-            score -= params[PLACE_FOUR_COST]
+            score += place_four_score(params)
     elif kind == SKIP:
         score = influence_skip_score(data, params)
     elif kind == CARD_SWAP:
@@ -732,6 +742,8 @@ def greedy_uses_optional_ability(state, data, player, ability, params):
         return state.general_supply[player] > 0 and state.own_supply[player] < params[LB_MARKER_BELOW]
     if ability == C.DB_INTRIGUE:
         return state.intrigue_hand[player].sum() < params[INTRIGUE_DRAW_BELOW]
+    if params[START_PLACE_MIN_GAIN] >= NEVER_PLACE:
+        return start_placement_courtier(state, ability) < 0     # a start-of-phase placement: never
     if params[START_PLACE_MIN_GAIN] > ALWAYS_PLACE:
         # a start-of-phase placement: only where one more marker is worth enough
         courtier = start_placement_courtier(state, ability)
@@ -798,6 +810,8 @@ def greedy_intrigue(state, data, player, courtier, params):
     single_courtier_gains(state, data, player, courtier, params, gains)
     gain_one = gains[1]
     gain_two = gains[2]
+    if params[INTRIGUE_KEEP_SHIFT] >= NEVER_SHIFT:
+        return INTRIGUE_NONE                                  # the top of the range: never played
     keep = params[VALUE_COAT] + params[INTRIGUE_KEEP_SHIFT]  # an unplayed intrigue card is a coat at the end
     if general > 0 and gain_one + params[VALUE_MARKER] >= gain_two and gain_one > keep:
         return INTRIGUE_ONE_FROM_GENERAL
@@ -810,7 +824,10 @@ def greedy_intrigue(state, data, player, courtier, params):
 
 @game_kernel
 def greedy_once_first(state, data, player, courtier, params):
-    """DB-ONCEFIRST: win the tie when the gift is worth more than a coat (plus once_first_shift)."""
+    """DB-ONCEFIRST: win the tie when the gift is worth more than a coat (plus once_first_shift;
+    never at the top of its range)."""
+    if params[ONCE_FIRST_SHIFT] >= NEVER_SHIFT:
+        return False
     return gift_value(state, data, player, courtier, params) > params[VALUE_COAT] + params[ONCE_FIRST_SHIFT]
 
 
@@ -827,7 +844,8 @@ def greedy_courtier_for_marker(state, data, player, purpose, params):
     gains = state.scratch_gains[:, :2]
     fill_holding_gains(state, data, player, params, gains)
     best = np.argmax(gains[:, 1])
-    if purpose == PURPOSE_END_PLACEMENT and gains[best, 1] < params[END_PLACE_MIN_GAIN]:
+    if purpose == PURPOSE_END_PLACEMENT and (gains[best, 1] < params[END_PLACE_MIN_GAIN]
+                                             or params[END_PLACE_MIN_GAIN] >= NEVER_PLACE):
         return -1   # DB-ENDPLACE is optional (§6)
     return best
 
@@ -1013,7 +1031,8 @@ def short_of_cost(tokens, crowns, held, first, second):
 def greedy_token_swap(state, data, player, params):
     """LB-TOKENSWAP: a token whose crown makes a mission card in hand payable (or, with
     token_swap_any, a token no card in hand names), keeping token_swap_reserve gold; -1 for none."""
-    if state.gold[player] - data.numbers[LB_TOKENSWAP_COST] < params[TOKEN_SWAP_RESERVE]:
+    if (state.gold[player] - data.numbers[LB_TOKENSWAP_COST] < params[TOKEN_SWAP_RESERVE]
+            or params[TOKEN_SWAP_RESERVE] >= NEVER_TOKEN_SWAP_RESERVE):
         return -1
     # when it makes a mission card in hand payable that is not payable now
     for kind in range(1, C.N_TOKENS):

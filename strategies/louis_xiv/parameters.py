@@ -42,7 +42,8 @@ PARAMETERS = (
               "drawn from it: preference x (1 - deck_reach + deck_reach x payability), payability the mean over "
               "the colour's unseen cards of 1 if the tokens held pay it, 1/2 per token short (0 in the last "
               "round)"),
-    Parameter("place_four_cost", 1.0, 0, 20, "what spending the once-per-phase DB-PLACE4 costs a turn's score"),
+    Parameter("place_four_cost", 1.0, 0, 20, "what spending the once-per-phase DB-PLACE4 costs a turn's score "
+              "(20: never used)"),
     Parameter("card_swap_score", 0.2, -20, 20, "the worth of a B-CARDSWAP turn"),
     Parameter("skip_score", 0.5, -20, 20, "the worth of an LB-SKIP turn before its gold (value_gold per gold)"),
     Parameter("retrieve_low_factor", 2.0, 0, 20,
@@ -60,16 +61,18 @@ PARAMETERS = (
               "DB-INTRIGUE takes the top intrigue card while holding fewer intrigue cards than this", integer=True),
     Parameter("maintenon_markers", 2, 0, 2, "most markers put on Maintenon's named courtier", integer=True),
     Parameter("intrigue_keep_shift", 0.0, -20, 20,
-              "an intrigue card is played only when its gain beats value_coat (its worth kept) plus this"),
+              "an intrigue card is played only when its gain beats value_coat (its worth kept) plus this "
+              "(20: never played)"),
     Parameter("once_first_shift", 0.0, -20, 20,
-              "DB-ONCEFIRST is used when the tied courtier's gift is worth more than value_coat plus this"),
+              "DB-ONCEFIRST is used when the tied courtier's gift is worth more than value_coat plus this "
+              "(20: never)"),
     Parameter("end_place_min_gain", -50.0, -50, 50,
-              "DB-ENDPLACE puts its marker only where one marker gains at least this (-50: always)"),
+              "DB-ENDPLACE puts its marker only where one marker gains at least this (-50: always, 50: never)"),
     Parameter("start_place_min_gain", -50.0, -50, 50,
               "a start-of-phase placement (LB-TILE1..4, B-LOUIS, B-TILE5, B-TILE9) is used only when one marker "
-              "on its courtier gains at least this (-50: always)"),
-    Parameter("token_swap_reserve", 0, 0, 20, "LB-TOKENSWAP is used only if this much gold is left after paying",
-              integer=True),
+              "on its courtier gains at least this (-50: always, 50: never)"),
+    Parameter("token_swap_reserve", 0, 0, 20, "LB-TOKENSWAP is used only if this much gold is left after paying "
+              "(20: never)", integer=True),
     Parameter("token_swap_any", 0, 0, 1,
               "1: LB-TOKENSWAP also trades a token no mission card in hand names for a crown when no swap makes "
               "a card payable", integer=True),
@@ -92,6 +95,13 @@ PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAM
  LATE_LEAD_SAFETY) = range(len(PARAMETERS))
 # a start-of-phase or end-of-phase placement minimum at this value (the range's low end) means "always"
 ALWAYS_PLACE = -50.0
+# a parameter at the top of its range means "never" for the optional decision it weighs, whatever
+# the others: restricted play (courtsim landscape, configs/landscape/louis_xiv.yaml) switches an
+# option off so; no shipped bot sits at a top
+NEVER_PLACE = 50.0                # start_place_min_gain, end_place_min_gain
+NEVER_PLACE_FOUR_COST = 20.0      # place_four_cost: DB-PLACE4 (and its retrieval of four) never listed as best
+NEVER_SHIFT = 20.0                # intrigue_keep_shift, once_first_shift
+NEVER_TOKEN_SWAP_RESERVE = 20     # token_swap_reserve
 # a search bot's vector: the greedy parameters (same indices), then these (strategies/louis_xiv/search.py)
 # (search_classic.yaml: the search before issue 13, 8 rollouts x 6 candidates, search_margin 1000,
 # rollout_rounds 0, halving 0). The stop_value_* defaults were fitted on 3,000 greedy games at 2 and 3

@@ -4,6 +4,7 @@ page of a tiny landscape, and a second run that finds it complete and changes no
 import numpy as np
 import polars as pl
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from cli import app
@@ -84,3 +85,24 @@ def test_an_exploiter_surely_five_points_above_the_fair_share_marks_the_bot_expl
     row = landscape.exploit_row(3, "tuned_3p", win_rate, low, win_rate + 0.02, 1200, 10)
     assert row["exploitable"] is exploitable and row["fair_share"] == pytest.approx(1 / 3)
     assert ("exploitable bot" in row["sentence"]) is exploitable
+
+
+def test_a_comparison_shows_a_variant_that_changes_how_often_an_option_is_used(tmp_path):
+    """Each counted option's uses per game is a compare metric, paired: with 10 markers a player
+    instead of 16 the tuned bots take LB-MARKER (a marker from the general supply back to their
+    own) fewer times a game, and the comparison resolves it (0.27 fewer in these 400 games)."""
+    from variant_files import write_variant
+
+    experiment = tmp_path / "tuned_3p.yaml"
+    experiment.write_text(yaml.safe_dump({"name": "tuned_3p", "game": "louis-xiv", "players": [3],
+                                          "bots": ["tuned_3p"], "matchups": "with_repeats", "games_per_matchup": 400,
+                                          "seed": 4}))
+    variant = write_variant(tmp_path, "fewer_markers", set={"markers_per_player": 10})
+    result = CliRunner().invoke(app, ["compare", str(experiment), "--variants", str(variant), "--jobs", "1",
+                                      "--out", str(tmp_path / "comparison")])
+    assert result.exit_code == 0, result.output
+    table = pl.read_parquet(tmp_path / "comparison" / "comparison.parquet")
+    uses = table.filter(pl.col("metric") == "option_uses:lb_marker").row(0, named=True)
+    assert uses["games"] >= 400 and uses["verdict"] == "real" and uses["high"] < 0, uses
+    assert set(table["metric"]) >= {f"option_uses:{option.id}" for option in load_options("louis-xiv").options
+                                    if option.counted}

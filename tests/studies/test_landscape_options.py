@@ -251,8 +251,8 @@ def test_a_player_count_without_a_tuned_bot_and_an_unknown_option_are_one_line_e
         L.restricted_bot(inventory, "lb_skip", 5)
     with pytest.raises(ConfigError, match=r": no option 'lb_skipp'; expected one of lb_skip, b_cardswap"):
         L.restricted_bot(inventory, "lb_skipp", 2)
-    with pytest.raises(ConfigError, match=r": 'DB-PLACE4' has no switch \(it is under without_switch\)"):
-        inventory.option("DB-PLACE4")
+    with pytest.raises(ConfigError, match=r": 'bribes' has no switch \(it is under without_switch\)"):
+        inventory.option("bribes")
 
 
 # ----------------------------------------------------------------------------- a bad file
