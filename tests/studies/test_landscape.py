@@ -65,6 +65,9 @@ def test_a_tiny_landscape_writes_its_tables_and_page_and_a_second_run_changes_no
     tables = {name: pl.read_parquet(out / file) for name, file in landscape.TABLE_FILES.items()}
     assert set(tables["equilibrium"]["strategy"]) == {"random", "greedy", "tuned_3p"}
     assert tables["equilibrium"]["mass"].sum() == pytest.approx(1.0)
+    # the one-seat bot is the strategy, the others its opponent: random rates lowest, tuned highest
+    ratings = dict(zip(tables["equilibrium"]["strategy"], tables["equilibrium"]["rating"]))
+    assert min(ratings, key=ratings.get) == "random" and max(ratings, key=ratings.get) == "tuned_3p"
     assert set(tables["options"]["decision"]) == {option.id for option in load_options("louis-xiv").options}
     assert set(tables["options"]["verdict"]) <= {landscape.DEAD, landscape.DOMINANT, landscape.MATTERS,
                                                  landscape.MISUSED, landscape.WORTH_LITTLE, landscape.UNRESOLVED}
