@@ -81,6 +81,8 @@ BOOTSTRAP = 1000
 DOMINANT = "dominant strategy"
 FEW = "a few strategies"
 DIVERSE = "diverse"
+# one strategy holds the equilibrium in most resamples, but not the same one: which is not resolved
+WHICH_DOMINANT = "a dominant strategy, which one not resolved at this budget"
 
 
 @dataclass
@@ -481,11 +483,13 @@ def verdict_row(matrix: PayoffMatrix, table: pd.DataFrame, equilibria: Equilibri
     dominant_shares = (judged & (judged.sum(axis=1) == 1)[:, None]).mean(axis=0)
     leader = int(np.argmax(dominant_shares))
     verdict, support_size = verdict_of(float(dominant_shares[leader]), judged.sum(axis=1))
+    shares = {strategy: float(share) for strategy, share in zip(matrix.strategies, dominant_shares) if share > 0}
     row = {"n_players": matrix.n_players, "strategies": len(matrix.strategies), "support": support_size,
            "support_strategies": ", ".join(table.loc[supports[0], "strategy"]),
            "dominant_share": float(dominant_shares[leader]),
            **entropy_columns(equilibria.entropies, len(matrix.strategies)), "verdict": verdict}
-    row["sentence"] = verdict_sentence(row, table, table.iloc[leader] if verdict == DOMINANT else None)
+    row["sentence"] = (which_dominant_sentence(row, shares) if verdict == WHICH_DOMINANT else
+                       verdict_sentence(row, table, table.iloc[leader] if verdict == DOMINANT else None))
     return row
 
 
@@ -495,6 +499,8 @@ def verdict_of(dominant_share: float, support_sizes: np.ndarray) -> tuple[str, i
     middle value), at least 2 since no one strategy holds the equilibrium, is a few or diverse."""
     if dominant_share >= DOMINANT_RESAMPLE_SHARE:
         return DOMINANT, 1
+    if int(np.quantile(support_sizes, 0.5, method="lower")) == 1:
+        return WHICH_DOMINANT, 1         # mostly pure equilibria, of different strategies
     size = max(int(np.quantile(support_sizes, 0.5, method="lower")), 2)
     return (FEW if size <= FEW_STRATEGIES else DIVERSE), size
 
@@ -521,6 +527,15 @@ def verdict_sentence(row: dict, table: pd.DataFrame, leading) -> str:
     interval = interval_words(row["normalised_entropy_low"], row["normalised_entropy_high"])
     spread = f"its entropy {row['normalised_entropy']:.2f}{interval} of the most {row['strategies']} strategies allow"
     return f"{start} the equilibrium mixes {mixed}, {spread}: {row['verdict']}."
+
+
+def which_dominant_sentence(row: dict, shares: dict[str, float]) -> str:
+    """"At 5 players one strategy holds the equilibrium, but which is not resolved at this
+    budget: early_expander in 88% of the resamples, tuned_5p in 12%."."""
+    ranked = sorted(shares.items(), key=lambda item: (-item[1], item[0]))
+    alone = join_words([f"{strategy} in {share:.0%}" for strategy, share in ranked])
+    return (f"At {row['n_players']} players one strategy holds the equilibrium, but which is not resolved at this "
+            f"budget: {alone} of the resamples.")
 
 
 def mass_words(strategy) -> str:

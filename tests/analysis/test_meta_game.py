@@ -220,13 +220,15 @@ def test_rock_paper_scissors_is_a_few_strategies_and_rock_paper_scissors_lizard_
     assert (result.verdicts.iloc[0].verdict, result.verdicts.iloc[0].support) == ("diverse", 5)
 
 
-def test_two_near_tied_strategies_are_not_called_dominant():
-    # a and b each win 60% against c; against each other a wins 51%: resamples disagree on the winner
+def test_two_near_tied_strategies_are_not_called_dominant_but_which_one_dominates_is_unresolved():
+    # a and b each win 60% against c; against each other a wins 51%: every resample's equilibrium
+    # is pure (a or b alone), but the resamples disagree on which
     rates = {("a", "b"): 0.51, ("b", "a"): 0.49, ("a", "c"): 0.6, ("c", "a"): 0.4, ("b", "c"): 0.6, ("c", "b"): 0.4}
     result = meta_game.nash_averaging(exact_games(rates, games=200), 2, bootstrap=300, seed=2)
     verdict = result.verdicts.iloc[0]
-    assert verdict.verdict == "a few strategies" and verdict.dominant_share < meta_game.DOMINANT_RESAMPLE_SHARE
-    assert "a (mass 1.00 [0.00, 1.00]) and b (mass 0.00 [0.00, 1.00])" in verdict.sentence
+    assert verdict.verdict == meta_game.WHICH_DOMINANT and verdict.dominant_share < meta_game.DOMINANT_RESAMPLE_SHARE
+    assert verdict.sentence.startswith("At 2 players one strategy holds the equilibrium, but which is not resolved")
+    assert " a in " in verdict.sentence and " b in " in verdict.sentence
 
 
 # ----------------------------------------------------------------------------- bootstrap intervals
