@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import polars as pl
 
-from reports.pages import toolkit
+from reports.pages import plots, toolkit
 from reports.pages.sections_common import Section
 from sim.core.engine import ConfigError
 from sim.studies import directory as study_directory
@@ -26,6 +26,55 @@ def read_tables(directory: Path) -> dict[str, pd.DataFrame]:
             raise ConfigError(f"{path}: missing; expected the tables of a finished courtsim landscape")
         found[name] = pl.read_parquet(path).to_pandas()
     return found
+
+
+VERDICT_COLOURS = {"dead": "grey", "worth little": "cornflowerblue", "matters": "seagreen", "dominant": "darkorange",
+                   "misused": "deeppink", "not resolved at this budget": "goldenrod"}
+RATING_COLOURS = {True: "darkorange", False: "seagreen"}
+
+
+MARKER_WORDS = {"o": "circle", "s": "square", "D": "diamond", "^": "triangle", "v": "down triangle"}
+
+
+def marker_legend(frame: pd.DataFrame) -> str:
+    """Which marker is which player count (plots.forest: one shape per series, in order)."""
+    counts = list(dict.fromkeys(frame["players"]))
+    return "; ".join(f"{MARKER_WORDS.get(marker, marker)}: {count}"
+                     for marker, count in zip(plots.FOREST_MARKERS, counts))
+
+
+def players_label(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.assign(players=frame["n_players"].map(lambda count: f"{count} players"))
+
+
+def ratings_figure(store: plots.FigureStore, tables: dict[str, pd.DataFrame]):
+    """Each bot's rating against the equilibrium, by player count (points of win rate)."""
+    frame = players_label(tables["equilibrium"]).assign(
+        rating_points=lambda table: 100 * table["rating"], low_points=lambda table: 100 * table["low"],
+        high_points=lambda table: 100 * table["high"], in_support=lambda table: table["mass"] > 0.05, margin=0.0)
+    frame = frame.sort_values(["n_players", "rating", "strategy"], ascending=[True, False, True])
+    figure = plots.forest(frame, "strategy", "players", "rating_points", "low_points", "high_points", "margin",
+                          "in_support", RATING_COLOURS, xlabel="rating against the equilibrium (points of win rate)")
+    return store.add("landscape_ratings", "Ratings against the equilibrium", figure,
+                     frame[["n_players", "strategy", "mass", "mass_low", "mass_high", "rating", "low", "high"]],
+                     "Each bot's win rate against the equilibrium mixture, less its share, with its bootstrap "
+                     f"interval; orange: in the equilibrium's support ({marker_legend(frame)}).", 0, table_rows=40)
+
+
+def options_figure(store: plots.FigureStore, tables: dict[str, pd.DataFrame]):
+    """Each option's value by player count, coloured by its verdict; dashed: the dead margin."""
+    frame = players_label(tables["options"]).assign(
+        value_points=lambda table: 100 * table["value"], low_points=lambda table: 100 * table["low"],
+        high_points=lambda table: 100 * table["high"], margin=2.0).sort_values("n_players", kind="stable")
+    figure = plots.forest(frame, "name", "players", "value_points", "low_points", "high_points", "margin",
+                          "verdict", VERDICT_COLOURS, xlabel="win rate lost without the option (points)")
+    return store.add("landscape_options", "Option values", figure,
+                     frame[["n_players", "name", "take_rate", "value", "low", "high", "verdict"]],
+                     "The tuned bot's win rate lost when the option is switched off, paired on common random "
+                     "numbers, with its 95% interval; dashed: 2 points either way. Colours: "
+                     + ", ".join(f"{verdict} ({colour})" for verdict, colour in VERDICT_COLOURS.items())
+                     + f"; {marker_legend(frame)}.", int(frame["games"].sum()),
+                     table_rows=60)
 
 
 def equilibrium_section(tables: dict[str, pd.DataFrame]) -> Section:
@@ -103,6 +152,11 @@ def write_landscape_report(directory: Path, out: Path | None = None) -> Path:
             f"{', '.join(str(n) for n in identity.get('players', []))} · "
             f"{identity.get('games_per_matchup', '?')} games per match-up · seed {identity.get('seed', '?')}")
     sections = [equilibrium_section(tables), options_section(tables), skill_section(tables), exploit_section(tables)]
+    store = toolkit.writable_output(out)
+    with toolkit.report_write_errors(out):
+        sections[0].figures.append(ratings_figure(store, tables))
+        if len(tables["options"]):
+            sections[1].figures.append(options_figure(store, tables))
     limitations = ["The meta-game is a verdict about the pool of bots played, not every way of playing; the "
                    "option values are the tuned bot's.",
                    "Options with no bot setting that rules them out are not valued (configs/landscape/<game>.yaml, "
