@@ -99,34 +99,41 @@ def test_round_end_rows_hold_the_score_after_each_round(setup):
             assert np.array_equal(ends[round_number - 1], after)
 
 
-def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup):
-    """Every turn of a game replayed from Python (kernel.play_game's loop), valued by the search's
-    own position_values with its default parameters; the final score once the game has ended."""
-    n_players, names, seed, game = 4, ["greedy", "random", "greedy", "random"], 17, 3
-    rows = per_game_rows(play(with_standings(setup), n_players, names, seed, 1, game)["standings"], n_players)[game]
-    bots = [ENGINE.resolve_bot(name) for name in names]
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n_players=player_counts, bot_names=bot_mixes, seed=seeds)
+def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup, n_players, bot_names, seed):
+    """Every turn of several games replayed from Python (kernel.play_game's loop), every seat
+    valued by the search's own position_values with its default parameters; the final score once
+    the game has ended. The recorded rows value only the acting seat after a turn that changed
+    nobody else (standings.only_the_acting_seat_changed): they must still equal these."""
+    games = range(3, 6)
+    recorded = per_game_rows(play(with_standings(setup), n_players, bot_names, seed, len(games), games[0])["standings"],
+                             n_players)
+    bots = [ENGINE.resolve_bot(name) for name in bot_names[:n_players]]
     context = ENGINE.make_ctx(setup, n_players, bots, n_games=1, betrayal_capacity=1000)
     state = new_state(setup.data)
-    setup_game(state, setup.data, context, n_players, np.uint64(seed), game, 0)
     parameters = default_params("search")
     values = np.zeros(16)
-    turn_values, turn_seats, round_ends = [], [], []
-    while state.scal[S_GAME_OVER] == 0:
-        turn_seats.append(state.scal[S_ACTIVE])
-        round_index = state.scal[S_ROUND]
-        play_turn(state, setup.data, context)
-        if state.scal[S_GAME_OVER] != 0:
-            values[:n_players] = state.score[:n_players]
-        else:
-            position_values(state, setup.data, context, parameters, values)
-        turn_values.append(values[:n_players].astype(np.float32))
-        if state.scal[S_ROUND] != round_index or state.scal[S_GAME_OVER] != 0:
-            round_ends.append(values[:n_players].astype(np.float32))
-    is_turn = rows["acting_seat"] >= 0
-    assert np.array_equal(rows["acting_seat"][is_turn], turn_seats)
-    assert np.array_equal(rows["position_value"][is_turn], np.stack(turn_values))
-    ends = rows["position_value"][~is_turn]
-    assert np.array_equal(ends[:N_ROUNDS], np.array(round_ends))
+    for game in games:
+        rows = recorded[game]
+        setup_game(state, setup.data, context, n_players, np.uint64(seed), game, 0)
+        turn_values, turn_seats, round_ends = [], [], []
+        while state.scal[S_GAME_OVER] == 0:
+            turn_seats.append(state.scal[S_ACTIVE])
+            round_index = state.scal[S_ROUND]
+            play_turn(state, setup.data, context)
+            if state.scal[S_GAME_OVER] != 0:
+                values[:n_players] = state.score[:n_players]
+            else:
+                position_values(state, setup.data, context, parameters, values)
+            turn_values.append(values[:n_players].astype(np.float32))
+            if state.scal[S_ROUND] != round_index or state.scal[S_GAME_OVER] != 0:
+                round_ends.append(values[:n_players].astype(np.float32))
+        is_turn = rows["acting_seat"] >= 0
+        assert np.array_equal(rows["acting_seat"][is_turn], turn_seats)
+        assert np.array_equal(rows["position_value"][is_turn], np.stack(turn_values))
+        ends = rows["position_value"][~is_turn]
+        assert np.array_equal(ends[:N_ROUNDS], np.array(round_ends))
 
 
 @FEW
