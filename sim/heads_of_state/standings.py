@@ -13,10 +13,9 @@ end are only counted; the engine grows the buffer and plays the chunk again.
 from sim.core.kernels import game_kernel
 
 from sim.heads_of_state.events import K_STANDING_N
-from sim.heads_of_state.state import (ALL_KEPT, N_ROUNDS, S_GAME_INDEX, S_GAME_OVER, S_KEPT_KNOWN, S_N_PLAYERS,
-                                      S_ROUND, S_TURN)
+from sim.heads_of_state.state import N_ROUNDS, S_GAME_INDEX, S_GAME_OVER, S_N_PLAYERS, S_ROUND, S_TURN
 from sim.heads_of_state.tables import ST_ACTING_SEAT, ST_GAME_INDEX, ST_ROUND, ST_SCORE_SEAT, ST_TURN
-from strategies.heads_of_state.position import position_values, seat_position_value
+from strategies.heads_of_state.position import position_values
 
 NOT_A_TURN = -1   # acting_seat of the rows after a round's end and at the end of the game
 
@@ -27,43 +26,12 @@ def record_turn_standings(state, data, context, acting_seat, round_index):
     rows, then the round-end rows if the turn ended the round (§5.2), then the final rows if it
     ended the game (§6)."""
     values = context.fwork
-    if only_the_acting_seat_changed(state, context, round_index):
-        repeat_other_seats(state, data, context, values, acting_seat)
-    else:
-        standing_values(state, data, context, values)
+    standing_values(state, data, context, values)
     record_rows(state, context, values, acting_seat, round_index + 1)
     if state.scal[S_ROUND] != round_index or state.scal[S_GAME_OVER] != 0:
         record_rows(state, context, values, NOT_A_TURN, round_index + 1)
     if state.scal[S_GAME_OVER] != 0:
         record_rows(state, context, values, NOT_A_TURN, N_ROUNDS)
-
-
-@game_kernel
-def only_the_acting_seat_changed(state, context, round_index):
-    """Whether only the acting seat's position value can differ from the previous row's: the
-    turn ended neither the round (a round end scores every seat, §5.2) nor the game, raised or
-    killed no noble and took no noble card (every part the position value keeps is still known:
-    the previous row's valuation left them so, and only a raise, a kill or a card taken forgets
-    one: state.forget_country_places, forget_majority), and the previous row is this game's and
-    in the buffer. Another player's turn changes no seat's score or character hand but the
-    player's own (§4, §6.1-6.3: tokens go to the player who raises); tests/heads_of_state/
-    test_standings.py replays every turn of many games and values every seat."""
-    row = context.counters[K_STANDING_N]
-    return (0 < row <= context.standings.shape[1] and state.scal[S_ROUND] == round_index
-            and state.scal[S_GAME_OVER] == 0 and state.scal[S_KEPT_KNOWN] == ALL_KEPT
-            and context.standings[ST_GAME_INDEX, row - 1] == state.scal[S_GAME_INDEX])
-
-
-@game_kernel
-def repeat_other_seats(state, data, context, values, acting_seat):
-    """The acting seat's position value, and every other seat's from the previous row (its
-    inputs are the same: see only_the_acting_seat_changed)."""
-    row = context.counters[K_STANDING_N]
-    for seat in range(state.scal[S_N_PLAYERS]):
-        if seat == acting_seat:
-            values[seat] = seat_position_value(state, data, context, context.standing_parameters, seat)
-        else:
-            values[seat] = context.standing_values[seat, row - 1]
 
 
 @game_kernel

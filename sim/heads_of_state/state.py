@@ -107,7 +107,6 @@ S_MAJORITY_POINTS_0 = S_MAJORITY_MOST_0 + N_RANKS     # + rank: the points each 
 N_SCAL = S_MAJORITY_POINTS_0 + N_RANKS
 KNOWN_COUNTRY_0 = 0                                   # + country: bits of S_KEPT_KNOWN
 KNOWN_MAJORITY_0 = N_COUNTRIES                        # + rank
-ALL_KEPT = (1 << (N_COUNTRIES + N_RANKS)) - 1          # S_KEPT_KNOWN with every part up to date
 
 STATE_FIELDS = (
     "scal",          # int64[N_SCAL] scalars above

@@ -20,32 +20,19 @@ from strategies.heads_of_state.parameters import P_FUTURE_ROUNDS_WEIGHT, P_HELD_
 def position_values(state, data, context, params, values):
     """values[q] = score + influence points if the round ended now (x (1 + future_rounds_weight x
     later rounds)) + noble-card majority points of the cards held now + held_card_value x
-    character cards in hand (module docstring), with the searching bot's parameters ``params``."""
-    keep_country_places(state, data, context)
-    keep_majorities(state, data)
-    for q in range(state.scal[S_N_PLAYERS]):
-        values[q] = kept_seat_value(state, data, params, q)
-
-
-@game_kernel
-def seat_position_value(state, data, context, params, q):
-    """Seat q's value of :func:`position_values` alone."""
-    keep_country_places(state, data, context)
-    keep_majorities(state, data)
-    return kept_seat_value(state, data, params, q)
-
-
-@game_kernel
-def kept_seat_value(state, data, params, q):
-    """Seat q's value from the kept places and majorities (up to date: the caller keeps them),
-    summed in locals, country by country then rank by rank (the order of its additions is the
-    value's definition, to the bit): a store into an array inside the loops would make the
-    compiled code read the state's arrays again after each one."""
+    character cards in hand (module docstring), with the searching bot's parameters ``params``.
+    Each seat's value is summed in locals, country by country then rank by rank (the order of its
+    additions is the value's definition, to the bit): a store into ``values`` inside the loops
+    would make the compiled code read the state's arrays again after each one."""
+    n_players = state.scal[S_N_PLAYERS]
     later_rounds = N_ROUNDS - 1 - state.scal[S_ROUND]
     influence_weight = 1.0 + params[P_FUTURE_ROUNDS_WEIGHT] * later_rounds
-    value = state.score[q] + params[P_HELD_CARD_VALUE] * hand_size(state.hand, q)
-    value = plus_influence_places(state, data, q, value, influence_weight)
-    return plus_majorities(state, q, value)
+    keep_country_places(state, data, context)
+    keep_majorities(state, data)
+    for q in range(n_players):
+        value = state.score[q] + params[P_HELD_CARD_VALUE] * hand_size(state.hand, q)
+        value = plus_influence_places(state, data, q, value, influence_weight)
+        values[q] = plus_majorities(state, q, value)
 
 
 @game_kernel

@@ -104,8 +104,7 @@ def test_round_end_rows_hold_the_score_after_each_round(setup):
 def test_position_value_is_the_search_bot_s_on_the_replayed_positions(setup, n_players, bot_names, seed):
     """Every turn of several games replayed from Python (kernel.play_game's loop), every seat
     valued by the search's own position_values with its default parameters; the final score once
-    the game has ended. The recorded rows value only the acting seat after a turn that changed
-    nobody else (standings.only_the_acting_seat_changed): they must still equal these."""
+    the game has ended."""
     games = range(3, 6)
     recorded = per_game_rows(play(with_standings(setup), n_players, bot_names, seed, len(games), games[0])["standings"],
                              n_players)

@@ -126,7 +126,9 @@ def tune_outputs(plan: tune_rules.TuningPlan) -> dict:
     return {"trials": stored_trials(study), "study_attrs": study_attrs(study),
             "candidates": pl.read_parquet(plan.out_dir / tune_rules.TABLE_FILE),
             "recommended": pl.read_parquet(plan.out_dir / tune_rules.RECOMMENDED_TABLE),
-            "variants": {path.name: path.read_text().replace(str(plan.path.parent), "DIR")
+            # parsed, then the folder written DIR: the file's line breaks depend on the folder's length
+            "variants": {path.name: {key: value.replace(str(plan.path.parent), "DIR") if isinstance(value, str) else value
+                                     for key, value in yaml.safe_load(path.read_text()).items()}
                          for path in sorted((plan.out_dir / "recommended").glob("*.yaml"))},
             "record": record}
 
