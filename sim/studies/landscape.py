@@ -47,7 +47,7 @@ import polars as pl
 import yaml
 from scipy import stats as scipy_stats
 
-from reports.analysis import luck_skill, meta_game
+from reports.analysis import luck_skill, meta_game, rundir
 from sim import registry
 from sim.core import results, variants
 from sim.core.arguments import check_game_count, check_jobs
@@ -161,13 +161,10 @@ def games_per_seat(plan: LandscapePlan, n_players: int) -> int:
 
 
 def seat_credits(run_dir: Path) -> pl.DataFrame:
-    """Every seat of a played run: game_index, seat, bot and its win credit (a shared win split)."""
-    seats = pl.scan_parquet(results.table_path(run_dir, "seats")).select("game_index", "seat", "bot", "is_winner")
-    games = pl.scan_parquet(results.table_path(run_dir, "games")).select("game_index", "n_winners")
-    return (seats.join(games, on="game_index")
-            .with_columns(credit=pl.when(pl.col("is_winner") > 0)
-                          .then(1.0 / pl.col("n_winners").clip(lower_bound=1)).otherwise(0.0))
-            .select("game_index", "seat", pl.col("bot").cast(pl.String), "credit")
+    """Every seat of a played run: game_index, seat, bot and its win credit (a shared win split),
+    from the standard seat frame (reports.analysis.rundir), where the credit is defined."""
+    seats, _ = rundir.seat_frame(rundir.load_run(run_dir))
+    return (seats.select("game_index", "seat", pl.col("bot").cast(pl.String), "credit")
             .sort("game_index", "seat").collect())
 
 

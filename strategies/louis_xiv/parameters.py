@@ -97,11 +97,12 @@ PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAM
 ALWAYS_PLACE = -50.0
 # a parameter at the top of its range means "never" for the optional decision it weighs, whatever
 # the others: restricted play (courtsim landscape, configs/landscape/louis_xiv.yaml) switches an
-# option off so; no shipped bot sits at a top
-NEVER_PLACE = 50.0                # start_place_min_gain, end_place_min_gain
-NEVER_PLACE_FOUR_COST = 20.0      # place_four_cost: DB-PLACE4 (and its retrieval of four) never listed as best
-NEVER_SHIFT = 20.0                # intrigue_keep_shift, once_first_shift
-NEVER_TOKEN_SWAP_RESERVE = 20     # token_swap_reserve
+# option off so; no shipped bot sits at a top. The tops are the ranges' own (numba freezes them).
+NEVER_PLACE = float(PARAMETERS[START_PLACE_MIN_GAIN].high)         # start_place_min_gain, end_place_min_gain
+NEVER_PLACE_FOUR_COST = float(PARAMETERS[PLACE_FOUR_COST].high)    # DB-PLACE4 (and its retrieval of four) never best
+NEVER_SHIFT = float(PARAMETERS[INTRIGUE_KEEP_SHIFT].high)          # intrigue_keep_shift, once_first_shift
+NEVER_TOKEN_SWAP_RESERVE = int(PARAMETERS[TOKEN_SWAP_RESERVE].high)
+assert PARAMETERS[END_PLACE_MIN_GAIN].high == NEVER_PLACE and PARAMETERS[ONCE_FIRST_SHIFT].high == NEVER_SHIFT
 # a search bot's vector: the greedy parameters (same indices), then these (strategies/louis_xiv/search.py)
 # (search_classic.yaml: the search before issue 13, 8 rollouts x 6 candidates, search_margin 1000,
 # rollout_rounds 0, halving 0). The stop_value_* defaults were fitted on 3,000 greedy games at 2 and 3
