@@ -23,6 +23,18 @@ class Metric:
     unit: str                        # rate (percent, differences in points) or points, turns, count
     components: tuple[str, ...]
     function: str = MEAN             # MEAN (one component), RATIO (a / b), BALANCE (the players' rates)
+    signed: bool = False             # a rate's difference (between -1 and 1): its interval is not kept in [0, 1]
+
+
+@dataclass(frozen=True)
+class SampledMetric(Metric):
+    """A metric measured on a sample of the games only: ``sample`` is its component that is 1
+    for a game in the sample (0 outside it, where every component is 0)."""
+    sample: str = ""
+
+
+def is_sampled(metric: Metric) -> bool:
+    return bool(getattr(metric, "sample", ""))
 
 
 def counts_per_game(lf: pl.LazyFrame, games: pl.LazyFrame, aggregations: list[pl.Expr]) -> pl.LazyFrame:

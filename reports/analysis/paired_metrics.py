@@ -25,20 +25,22 @@ function of the game index alone, so two arms on the same games sample the same 
 players the metric is absent: a seat that cannot win hands the game to the only other seat
 whatever it does, so there is no kingmaker by definition, and a row of 0 would be a definition,
 not a measurement.
+
+A run with the landscape of its rules played on it (``RUN/landscape/``, an experiment's
+``landscape:``) adds each valued option's ``option_value:<id>``, a sampled metric too
+(reports.analysis.landscape_metrics).
 """
 from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
-
 import polars as pl
 import yaml
 
-from reports.analysis import game_arc, players, rundir
+from reports.analysis import game_arc, landscape_metrics, players, rundir
 from reports.analysis.rundir import collect
 from reports.analysis.metric import (BALANCE, MEAN, POINTS, RATE, RATIO, TURNS, Metric,  # noqa: F401  (the studies ask here)
-                                     counts_per_game, per_game_metric)
+                                     SampledMetric, counts_per_game, is_sampled, per_game_metric)
 from sim import registry
 
 # is a metric one player's win rate (first_player_win_rate, ...)? For the studies that select them all
@@ -135,17 +137,6 @@ ARC_METRICS = [
     Metric("turn_drama", "drama per turn (the leader's win probability minus the winner's)", "arc", RATE,
            ("turn_drama",)),
 ]
-
-
-@dataclass(frozen=True)
-class SampledMetric(Metric):
-    """A metric measured on a sample of the games only: ``sample`` is its component that is 1
-    for a game in the sample (0 outside it, where every component is 0)."""
-    sample: str = ""
-
-
-def is_sampled(metric: Metric) -> bool:
-    return bool(getattr(metric, "sample", ""))
 
 
 KINGMADE, KINGMAKING_SAMPLED = "kingmade", "kingmaking_sampled"
@@ -304,6 +295,11 @@ def per_game(run_dirs: list, n_players: int, bots: list[str]) -> tuple[pl.DataFr
         if kingmaking is not None:       # games outside the sample: 0 kingmade of 0 sampled (filled below)
             frame = frame.join(kingmaking, on="game_index", how="left")
             metrics = metrics + [KINGMAKER_INDEX]
+        options = landscape_metrics.option_components(
+            landscape_metrics.played_landscape(run.path, run_identity(run)), n_players)
+        if options is not None:          # a game outside the options' sample: 0 lost of 0 sampled
+            frame = frame.join(options[0], on="game_index", how="left")
+            metrics = metrics + options[1]
         frames.append(frame)
         for metric in metrics:       # every run's metrics (a batch without a kingmaking has none of its own)
             found.setdefault(metric.name, metric)

@@ -51,6 +51,16 @@ cells' runs once the run is played, so that the kingmaker index is one of the ce
 (reports.analysis.paired_metrics). It implies ``tables: [standings]`` (the kingmaking reads the
 standings); it is an analysis of the run, not part of it, so the run's identity leaves it out.
 
+``landscape: {games: 400}`` likewise asks a study to play, on each cell's rules once its run is
+played, the strategy landscape (sim.studies.landscape, ``courtsim landscape``) at the cell's
+player counts: the meta-game of ``pool`` (default: configs/landscape/<game>.yaml's) and the value
+of each of ``options`` (default: every option of the inventory), ``games`` games a match-up, on
+the game indices of the cell's own first games. Its figures are the cell's metrics
+(reports.analysis.landscape_metrics): ``option_value:<id>`` (paired game by game, so a compare
+of a variant that revives a dead option shows it), ``dead_options``, ``equilibrium_top_mass``
+and ``equilibrium_entropy``: the targets "no option dead" and "no dominant strategy". It too is
+left out of the run's identity.
+
 Each (player count, match-up, seating) is one runner :class:`~sim.core.runner.Cell` with its own
 block of game indices; the rows of the games and seats tables carry ``matchup`` (the bots of
 the match-up, in pool order, joined by `` vs ``) and ``seating`` (bot names in seat order).
@@ -94,6 +104,16 @@ class KingmakingRequest(BaseModel):
     games: GameCount = DEFAULT_KINGMAKING_GAMES
 
 
+class LandscapeRequest(BaseModel):
+    """An experiment's ``landscape:``: the strategy landscape of its study cells' rules."""
+    model_config = ConfigDict(extra="forbid")
+    games: GameCount = 400
+    pool: Optional[list[str]] = Field(None, min_length=2, description="the meta-game's bots (default: the "
+                                      "landscape file's pool; tuned = the player count's tuned bot)")
+    meta_game: bool = Field(True, description="play the meta-game (no dominant strategy?)")
+    options: Union[Literal["all"], list[str]] = Field("all", description="the options to value: all, or their ids")
+
+
 class ExperimentFile(BaseModel):
     """One experiment file, as written."""
     model_config = ConfigDict(extra="forbid")
@@ -121,6 +141,8 @@ class ExperimentFile(BaseModel):
                               "(e.g. [standings]; courtsim tables GAME lists them)")
     kingmaking: Optional[KingmakingRequest] = Field(
         None, description="a study plays the kingmaking of each cell's run (implies tables: [standings])")
+    landscape: Optional[LandscapeRequest] = Field(
+        None, description="a study plays the strategy landscape of each cell's rules (option values, meta-game)")
 
     @field_validator("players")
     @classmethod
@@ -318,7 +340,7 @@ def experiment_config(experiment: ExperimentFile, engine, setup: GameSetup, bots
         # ``kingmaking`` is an analysis played on the finished run, not part of the run (the
         # standings table it implies is recorded with the tables)
         "experiment": experiment.model_dump(exclude={"jobs", "cluster", "out", "description", "game_file", "variant",
-                                                     "tables", "kingmaking",
+                                                     "tables", "kingmaking", "landscape",
                                                      *(key for key in LADDER_KEYS if not getattr(experiment, key))}),
         "seed": int(experiment.seed),
         "n_games": int(sum(cell.n_games for cell in cells)),
@@ -441,6 +463,11 @@ def tables_asked(experiment: ExperimentFile) -> list[str]:
     if experiment.kingmaking is not None and KINGMAKING_TABLE not in tables:
         tables.append(KINGMAKING_TABLE)
     return tables
+
+
+def landscape_request(experiment: ExperimentFile) -> LandscapeRequest | None:
+    """The landscape the experiment asks of its study cells' rules (None: none)."""
+    return experiment.landscape
 
 
 def kingmaking_games(experiment: ExperimentFile) -> int | None:

@@ -45,7 +45,7 @@ from reports.analysis import paired_metrics
 from sim.core import results, variants
 from sim.core import run_manifest as manifests
 from sim.core.engine import ConfigError, GameSetup
-from sim.core.experiments import (ExperimentFile, experiment_from_record, kingmaking_games,
+from sim.core.experiments import (ExperimentFile, experiment_from_record, kingmaking_games, landscape_request,
                                   prepare_planned_experiment)
 from sim.core.runner import Cell, RunResult, open_run_directory, run_cells
 
@@ -73,6 +73,7 @@ class StudyCell:
     # files written beside the run as records of it, never read: (path, record, header line)
     records: list[tuple[Path, dict, str]] = field(default_factory=list)
     kingmaking_games: int | None = None  # the experiment's kingmaking: played on the run once it is finished
+    landscape: Any = None                # the experiment's landscape: played on the cell's rules once its run is
 
     @property
     def n_games(self) -> int:
@@ -90,7 +91,21 @@ def play(cell: StudyCell, jobs: int, progress: bool = False, log: Callable[[str]
                        provenance=cell.provenance, offers_overwrite=offers_overwrite)
     if cell.kingmaking_games is not None:
         play_kingmaking(cell, jobs, log)
+    if cell.landscape is not None:
+        play_landscape(cell, jobs, log)
     return result
+
+
+def play_landscape(cell: StudyCell, jobs: int, log: Callable[[str], None]) -> None:
+    """The landscape the cell's experiment asks for, played on the cell's rules into RUN/landscape
+    (not again when it is there for the same run); a problem names the cell."""
+    from sim.studies.landscape import ensure_cell_landscape
+
+    try:
+        ensure_cell_landscape(cell.run_dir, cell.setup, cell.seatings, cell.seed, cell.landscape,
+                              jobs=max(1, jobs or 1), log=log)
+    except ConfigError as error:
+        raise ConfigError(f"{cell.name}: landscape: {error}") from None
 
 
 def play_kingmaking(cell: StudyCell, jobs: int, log: Callable[[str], None]) -> None:
@@ -156,9 +171,19 @@ def experiment_cell(name: str, run_dir: Path, experiment: ExperimentFile, path: 
     experiment, engine, setup, seatings, config = prepare_planned_experiment(
         experiment, path, variant=variant, variant_record=variant_record, variant_path=variant_path,
         games_per_matchup=games_per_matchup, first_game=first_game)
+    check_landscape(experiment, path)
     return StudyCell(name, Path(run_dir), engine, setup, seatings, experiment.seed, experiment.chunk_size, config,
                      {**(provenance or {}), **manifests.setup_provenance(setup)}, list(records or []),
-                     kingmaking_games(experiment))
+                     kingmaking_games(experiment), landscape_request(experiment))
+
+
+def check_landscape(experiment: ExperimentFile, path: Path) -> None:
+    """The experiment's ``landscape:`` names options of the game's inventory and bots it knows
+    (checked before any game is played)."""
+    if experiment.landscape is not None:
+        from sim.studies.landscape import check_request
+
+        check_request(experiment.game, experiment.landscape, f"{path}: key 'landscape")
 
 
 @dataclass
@@ -271,7 +296,34 @@ def cell_estimates(run_dir: Path, config: dict, players: list[int], start: dict,
         rows += [{**identity_row(start, None if reference is None else reference[0]), **row}
                  for row in order_estimates(run_dir, n_players, frame,
                                             None if paired_with is None or reference[0] == start["cell"] else paired_with)]
+        rows += landscape_rows(run_dir, n_players, start, reference)
     return rows
+
+
+def landscape_rows(run_dir: Path, n_players: int, start: dict, reference: tuple[str, Path] | None) -> list[dict]:
+    """The cell's landscape figures that are not means of per-game values (the number of dead
+    options, the meta-game's top mass and entropy: reports.analysis.landscape_metrics); with a
+    ``reference`` cell, the change from its figure, without an interval (nothing pairs them)."""
+    from reports.analysis import landscape_metrics
+
+    found = landscape_metrics.meta_rows(played_landscape_of(run_dir), n_players)
+    theirs = {}
+    if reference is not None and reference[0] != start["cell"] and found:
+        theirs = {row["metric"]: row["value"]
+                  for row in landscape_metrics.meta_rows(played_landscape_of(reference[1]), n_players)}
+    rows = []
+    for row in found:
+        rows.append({**identity_row(start, None if reference is None else reference[0]), **row})
+        if row["metric"] in theirs:
+            rows[-1].update(reference_cell=reference[0], difference=row["value"] - theirs[row["metric"]])
+    return rows
+
+
+def played_landscape_of(run_dir: Path) -> Path | None:
+    from reports.analysis import landscape_metrics, rundir
+
+    run = rundir.load_run(run_dir)
+    return landscape_metrics.played_landscape(run.path, paired_metrics.run_identity(run))
 
 
 def identity_row(start: dict, reference_name: str | None = None) -> dict:
@@ -304,7 +356,8 @@ def metric_rows(start: dict, n_players: int, frame: pl.DataFrame, metrics,
             continue                 # no game of its sample at this player count: nothing measured
         components = mine.select(metric.components).to_numpy()
         function = FUNCTIONS[metric.function]
-        estimator = stats.share_estimate if metric.unit == paired_metrics.RATE else stats.estimate
+        # a share stays in [0, 1]; a difference of shares (an option's value) is signed
+        estimator = stats.share_estimate if metric.unit == paired_metrics.RATE and not metric.signed else stats.estimate
         value, low, high = estimator(components, function, confidence=CONFIDENCE)
         difference = (math.nan,) * 4
         if theirs is not None:
@@ -339,12 +392,33 @@ def kingmaking_target_problem(pattern: str, known: list[str], experiment, experi
     return None
 
 
+def landscape_target_problem(pattern: str, known: list[str], experiment, experiment_path: Path) -> str | None:
+    """Why a target on a landscape metric (an option's value, dead options, the equilibrium's top
+    mass or entropy: a pattern that matches one of them and no other known metric) could never be
+    judged, or None: the experiment does not ask for the landscape."""
+    from fnmatch import fnmatch
+
+    from reports.analysis import landscape_metrics
+
+    if experiment.landscape is not None or any(fnmatch(name, pattern) for name in known):
+        return None
+    try:
+        names = landscape_metrics.every_metric_name(experiment.game)
+    except ConfigError:
+        return None                      # a game without a landscape inventory
+    if not any(fnmatch(name, pattern) for name in names):
+        return None
+    return (f"{pattern} is measured by the strategy landscape played on each cell's rules, and {experiment_path} "
+            f"asks for none; add landscape: {{games: 400}} to it")
+
+
 def extra_metric_names(experiment) -> list[str]:
-    """The metrics a cell has beyond the per-game means: the median game length, and each step of
-    a skill-ladder experiment's levels."""
+    """The metrics a cell has beyond the per-game means: the median game length, each step of a
+    skill-ladder experiment's levels, and the landscape's figures of an experiment that asks for it."""
+    from reports.analysis import landscape_metrics
     from sim.core.experiments import level_entries
 
-    names = [MEDIAN_LENGTH]
+    names = [MEDIAN_LENGTH] + landscape_metrics.requested_metric_names(experiment.game, experiment.landscape)
     if experiment.skill_levels:
         levels = [level for level, _ in level_entries(experiment.skill_levels)]
         names += [f"{SKILL_GAP}{weaker}->{stronger}" for weaker, stronger in zip(levels, levels[1:])]

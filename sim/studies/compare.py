@@ -42,6 +42,7 @@ from typing import Callable
 import polars as pl
 
 from reports.analysis import comparison_stats as stats
+from reports.analysis import landscape_metrics
 from reports.analysis import paired_metrics
 from reports.analysis import players as player_names
 from sim import registry
@@ -139,6 +140,10 @@ def plan_comparison(experiment_file: Path, variant_names: list[str], out_dir: Pa
         for name in metrics:
             player_names.check_metric_name(name, "--metrics")   # seat_1_win_rate: names first_player_win_rate
         known = {metric.name for metric in known_metrics(plan)}
+        for name in metrics:
+            problem = study_cells.landscape_target_problem(name, sorted(known), plan.experiment, plan.experiment_path)
+            if problem is not None:
+                raise ConfigError(f"--metrics: {problem}")
         unknown = [name for name in metrics if name not in known]
         if unknown:
             raise ConfigError(f"--metrics: unknown metric {', '.join(unknown)}; expected some of {', '.join(sorted(known))}")
@@ -164,6 +169,8 @@ def left_out_everywhere(plan: ComparisonPlan, name: str) -> str | None:
     that player count), or None if some player count keeps it. --until-resolved would otherwise
     play, decide "0 of 0" and stop."""
     reasons = []
+    if name.startswith(landscape_metrics.OPTION_VALUE):
+        return None                      # known only where the experiment asks for the landscape
     if name == paired_metrics.KINGMAKER_INDEX.name and plan.experiment.kingmaking is None:
         return (f"the kingmaker index is measured by a kingmaking played on each batch's run; add kingmaking: "
                 f"{{games: 1000}} to {plan.experiment_path}")
@@ -198,7 +205,11 @@ def arm_cell(plan: ComparisonPlan, arm: Arm, batch: int) -> study_cells.StudyCel
 def known_metrics(plan: ComparisonPlan) -> list[paired_metrics.Metric]:
     """The metrics the report knows for this experiment (declared: no games needed; the kingmaker
     index too, so that asking for it without a kingmaking is refused with the reason)."""
-    return paired_metrics.requestable_metrics(plan.experiment.game, plan.experiment.players, plan.bots)
+    metrics = paired_metrics.requestable_metrics(plan.experiment.game, plan.experiment.players, plan.bots)
+    if plan.experiment.landscape is not None:      # its option values are paired game by game
+        metrics += [landscape_metrics.option_value_metric(option.id, option.name) for option in
+                    landscape_metrics.requested_options(plan.experiment.game, plan.experiment.landscape)]
+    return metrics
 
 
 # ----------------------------------------------------------------------------- playing

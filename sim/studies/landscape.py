@@ -32,10 +32,16 @@ steps, games, sentence), ``verdicts.parquet`` (the meta-game's verdict per playe
   rises above the fair share. A large gain means the verdicts above rest on an exploitable
   player (``exploit.parquet``).
 
-Not yet here (issue 41): the landscape's metrics in compare, sweep and tune targets.
+A study cell whose experiment asks for ``landscape: {games: N}`` has the landscape of its rules
+played into RUN/landscape once its run is played (:func:`ensure_cell_landscape`), on the game
+indices of the run's own first games; its figures are the cell's metrics
+(reports.analysis.landscape_metrics): option values paired game by game in compare, "no option
+dead" and "no dominant strategy" as sweep and tune targets. ``option_games.parquet`` holds each
+option's paired loss game by game.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,6 +89,8 @@ class LandscapePlan:
     inventory: inventory_of.OptionInventory
     variant: str | None = None
     exploit_budget: int = 0               # training games of each player count's exploiter (0: none)
+    first_games: dict[int, int] = field(default_factory=dict)   # per player count: its first game index (0)
+    meta_game: bool = True                # play the meta-game (a study cell's landscape may ask for options only)
     bots: dict[str, BotSeat] = field(default_factory=dict, repr=False)
     log: Callable[[str], None] = print
 
@@ -133,7 +141,9 @@ def plan_record(plan: LandscapePlan) -> dict:
             "ladders": {str(n): ladder for n, ladder in plan.ladders.items()},
             "games_per_matchup": plan.games_per_matchup, "seed": plan.seed, "variant": plan.variant,
             "options": [option.id for option in plan.inventory.options],
-            **({"exploit_budget": plan.exploit_budget} if plan.exploit_budget else {})}
+            **({"exploit_budget": plan.exploit_budget} if plan.exploit_budget else {}),
+            **({"first_games": {str(n): first for n, first in plan.first_games.items()}} if plan.first_games else {}),
+            **({} if plan.meta_game else {"meta_game": False})}
 
 
 # ----------------------------------------------------------------------------- cells
@@ -175,12 +185,13 @@ def play_meta_game(plan: LandscapePlan, n_players: int) -> pl.DataFrame:
     its pair (strategy: the one-seat bot, opponent: the others) and credit."""
     pool = plan.pools[n_players]
     per_seat = games_per_seat(plan, n_players)
+    first = plan.first_games.get(n_players, 0)
     seatings = []
     for strategy in pool:
         for opponent in pool:
             if strategy != opponent:
                 seatings += one_against(plan.bots[strategy], plan.bots[opponent], n_players,
-                                        len(seatings) * per_seat, per_seat, f"{strategy} vs {opponent}")
+                                        first + len(seatings) * per_seat, per_seat, f"{strategy} vs {opponent}")
     cell = landscape_cell(plan, f"meta-{n_players}p", seatings)
     study_cells.play(cell, plan.jobs, log=plan.log)
     credits = seat_credits(cell.run_dir)
@@ -189,7 +200,7 @@ def play_meta_game(plan: LandscapePlan, n_players: int) -> pl.DataFrame:
                           "opponent": [seating.bots[(index + 1) % n_players].name
                                        for index, seating in enumerate(seatings)],
                           "focal_seat": [index % n_players for index in range(len(seatings))]})
-    return (credits.with_columns(block=(pl.col("game_index") // per_seat).cast(pl.Int64))
+    return (credits.with_columns(block=((pl.col("game_index") - first) // per_seat).cast(pl.Int64))
             .join(focal, on="block")
             .with_columns(n_players=pl.lit(n_players, pl.Int64)))
 
@@ -208,30 +219,34 @@ def ladder_frame(seats: pl.DataFrame, ladder: list[str]) -> pl.DataFrame:
 
 # ----------------------------------------------------------------------------- option values
 
-def play_options(plan: LandscapePlan, n_players: int) -> list[dict]:
+def play_options(plan: LandscapePlan, n_players: int) -> tuple[list[dict], list[pl.DataFrame]]:
     """Every option's value at ``n_players``: the tuned bot's mirror games (cell mirror-<n>p) and,
-    on the same game indices, the restricted bot in each seat (cell option-<id>-<n>p)."""
+    on the same game indices, the restricted bot in each seat (cell option-<id>-<n>p); and each
+    option's paired loss game by game (n_players, decision, game_index, loss)."""
     tuned = plan.bots.get(inventory_of.tuned_bot_name(n_players)) or BotCatalogue().definition(
         plan.game, inventory_of.tuned_bot_name(n_players), "the landscape's options").bot_seat()
     per_seat = games_per_seat(plan, n_players)
+    first = plan.first_games.get(n_players, 0)
     mirror = landscape_cell(plan, f"mirror-{n_players}p",
-                            [Cell(n_players, (tuned,) * n_players, 0, per_seat * n_players,
+                            [Cell(n_players, (tuned,) * n_players, first, per_seat * n_players,
                                   (("matchup", "mirror"), ("seating", ",".join([tuned.name] * n_players))))])
     study_cells.play(mirror, plan.jobs, log=plan.log)
     mirror_credits = seat_credits(mirror.run_dir).select("game_index", "seat", mirror_credit="credit")
-    rows = []
+    rows, games = [], []
     for option in plan.inventory.options:
         restricted = inventory_of.restricted_bot(plan.inventory, option, n_players)
         cell = landscape_cell(plan, f"option-{option.id}-{n_players}p",
-                              one_against(restricted, tuned, n_players, 0, per_seat, f"without {option.id}"))
+                              one_against(restricted, tuned, n_players, first, per_seat, f"without {option.id}"))
         study_cells.play(cell, plan.jobs, log=plan.log)
-        losses = (seat_credits(cell.run_dir).filter(pl.col("bot") == restricted.name)
+        paired = (seat_credits(cell.run_dir).filter(pl.col("bot") == restricted.name)
                   .join(mirror_credits, on=["game_index", "seat"])
-                  .select(loss=pl.col("mirror_credit") - pl.col("credit"))["loss"].to_numpy())
+                  .select("game_index", loss=pl.col("mirror_credit") - pl.col("credit")))
         rates = inventory_of.take_rates(mirror.run_dir, plan.inventory, option)
         take_rate = float(rates["take_rate"].sum()) if rates is not None and rates.height else math.nan
-        rows.append(option_row(n_players, option, losses, take_rate))
-    return rows
+        rows.append(option_row(n_players, option, paired["loss"].to_numpy(), take_rate))
+        games.append(paired.select(pl.lit(n_players, pl.Int64).alias("n_players"),
+                                   pl.lit(option.id).alias("decision"), "game_index", "loss"))
+    return rows, games
 
 
 def option_row(n_players: int, option, losses: np.ndarray, take_rate: float) -> dict:
@@ -334,6 +349,7 @@ class Landscape:
     options: pd.DataFrame
     skill: pd.DataFrame
     exploit: pd.DataFrame
+    option_games: pd.DataFrame
 
 
 def landscape(plan: LandscapePlan, log: Callable[[str], None] = print) -> Path:
@@ -349,33 +365,106 @@ def landscape(plan: LandscapePlan, log: Callable[[str], None] = print) -> Path:
 
 
 def analyse(plan: LandscapePlan) -> Landscape:
-    meta_seats, option_rows, skill_tables, exploit_rows = [], [], [], []
+    meta_seats, option_rows, option_games, skill_tables, exploit_rows = [], [], [], [], []
     for count in plan.players:
-        plan.log(f"{plan.game} at {count} players: meta-game of {', '.join(plan.pools[count])}")
-        seats = play_meta_game(plan, count)
-        meta_seats.append(meta_frame(seats))
-        ladder = [level for level in plan.ladders[count] if level in plan.pools[count]]
-        if len(ladder) >= 2:
-            skill_tables.append(luck_skill.luck_and_skill(ladder_frame(seats, ladder), ladder, [count],
-                                                           seed=plan.seed).table)
+        if plan.meta_game:
+            plan.log(f"{plan.game} at {count} players: meta-game of {', '.join(plan.pools[count])}")
+            seats = play_meta_game(plan, count)
+            meta_seats.append(meta_frame(seats))
+            ladder = [level for level in plan.ladders[count] if level in plan.pools[count]]
+            if len(ladder) >= 2:
+                skill_tables.append(luck_skill.luck_and_skill(ladder_frame(seats, ladder), ladder, [count],
+                                                               seed=plan.seed).table)
         plan.log(f"{plan.game} at {count} players: {len(plan.inventory.options)} options switched off in turn")
-        option_rows += play_options(plan, count)
+        rows, games = play_options(plan, count)
+        option_rows += rows
+        option_games += games
         if plan.exploit_budget:
             plan.log(f"{plan.game} at {count} players: a bot tuned against {inventory_of.tuned_bot_name(count)} "
                      f"({plan.exploit_budget:,} training games)")
             exploit_rows.append(exploit(plan, count))
-    averaging = meta_game.nash_averaging(pl.concat(meta_seats), bootstrap=BOOTSTRAP, seed=plan.seed)
+    if meta_seats:
+        averaging = meta_game.nash_averaging(pl.concat(meta_seats), bootstrap=BOOTSTRAP, seed=plan.seed)
+        equilibrium, verdicts = averaging.table, averaging.verdicts
+    else:
+        equilibrium, verdicts = pd.DataFrame(columns=EQUILIBRIUM_COLUMNS), pd.DataFrame(columns=["n_players", "verdict"])
     skill = pd.concat(skill_tables, ignore_index=True) if skill_tables else pd.DataFrame(
         columns=["n_players", "games", "luck_skill_index", "low", "high", "skill_chain", "steps", "sentence"])
-    return Landscape(averaging.table, averaging.verdicts, pd.DataFrame(option_rows), skill,
-                     pd.DataFrame(exploit_rows, columns=EXPLOIT_COLUMNS))
+    return Landscape(equilibrium, verdicts, pd.DataFrame(option_rows), skill,
+                     pd.DataFrame(exploit_rows, columns=EXPLOIT_COLUMNS),
+                     pl.concat(option_games).to_pandas() if option_games else pd.DataFrame(columns=OPTION_GAMES_COLUMNS))
+
+
+OPTION_GAMES_COLUMNS = ["n_players", "decision", "game_index", "loss"]
+EQUILIBRIUM_COLUMNS = ["n_players", "strategy", "mass", "mass_low", "mass_high", "rating", "low", "high"]
 
 
 TABLE_FILES = {"equilibrium": "equilibrium.parquet", "verdicts": "verdicts.parquet", "options": "options.parquet",
-               "skill": "skill.parquet", "exploit": "exploit.parquet"}
+               "skill": "skill.parquet", "exploit": "exploit.parquet", "option_games": "option_games.parquet"}
 
 
 def write_tables(out_dir: Path, found: Landscape) -> None:
     for name, file in TABLE_FILES.items():
         frame = pl.from_pandas(getattr(found, name).reset_index(drop=True))
         results.write_parquet_atomically(frame.to_arrow(), out_dir / file)
+
+
+# ----------------------------------------------------------------------------- a study cell's landscape
+
+def check_request(game: str, request, where: str) -> None:
+    """An experiment's ``landscape:`` (``where``: "FILE: key 'landscape") names options of the
+    game's inventory and bots the catalogue knows: one line naming the key otherwise."""
+    inventory = inventory_of.load_options(game)
+    if request.options != "all":
+        known = [option.id for option in inventory.options]
+        unknown = [option for option in request.options if option not in known]
+        if unknown or not request.options:
+            raise ConfigError(f"{where}.options': expected all or ids of configs/landscape options ({', '.join(known)}), "
+                              f"found {', '.join(unknown) or 'none'}")
+    catalogue = BotCatalogue()
+    for name in request.pool or []:
+        if name != TUNED:
+            catalogue.definition(game, name, f"{where}.pool'")
+
+
+def cell_plan(run_dir: Path, setup: GameSetup, seatings: list[Cell], seed: int, request, jobs: int) -> LandscapePlan:
+    """The landscape of a study cell's rules (``setup``) at its player counts, in RUN/landscape,
+    each player count's games from the run's own first game index there (two arms of a comparison,
+    or a sweep's cells, value their options on the same games)."""
+    from reports.analysis import landscape_metrics
+
+    players = sorted({int(seating.n_players) for seating in seatings})
+    plan = plan_landscape(setup.game, Path(run_dir) / landscape_metrics.DIRECTORY, players=players, pool=request.pool,
+                          games_per_matchup=int(request.games), seed=seed, jobs=jobs)
+    plan.setup = dataclasses.replace(setup, optional_tables=())   # the landscape reads no optional table
+    plan.meta_game = bool(request.meta_game)
+    plan.first_games = {count: min(int(seating.first_game) for seating in seatings if seating.n_players == count)
+                        for count in players}
+    if request.options != "all":
+        plan.inventory = dataclasses.replace(plan.inventory, options=[
+            option for option in plan.inventory.options if option.id in request.options])
+    return plan
+
+
+def ensure_cell_landscape(run_dir: Path, setup: GameSetup, seatings: list[Cell], seed: int, request, jobs: int = 1,
+                          log: Callable[[str], None] = lambda message: None) -> bool:
+    """Play the landscape of a study cell's finished run unless it is there for this very run and
+    plan (a resumed study plays none again; its own cells resume like any cell); its tables in
+    RUN/landscape, the record last (its absence says they are not whole). True when played now."""
+    from reports.analysis import landscape_metrics, paired_metrics
+
+    plan = cell_plan(run_dir, setup, seatings, seed, request, jobs)
+    plan.log = log
+    run = rundir.load_run(run_dir)
+    record = {"run": paired_metrics.run_identity(run), "plan": plan_record(plan)}
+    record_path = plan.out_dir / landscape_metrics.RECORD_FILE
+    if record_path.is_file() and yaml.safe_load(record_path.read_text(encoding="utf-8")) == record:
+        return False
+    log(f"landscape of {run_dir}: {', '.join(map(str, plan.players))} players, {plan.games_per_matchup:,} games a "
+        f"match-up, {len(plan.inventory.options)} options")
+    plan.out_dir.mkdir(parents=True, exist_ok=True)
+    record_path.unlink(missing_ok=True)
+    write_tables(plan.out_dir, analyse(plan))
+    results.write_bytes_atomically(yaml.safe_dump(record, sort_keys=True, allow_unicode=True).encode("utf-8"),
+                                   record_path)
+    return True

@@ -642,6 +642,9 @@ def check_targets(plan: SweepPlan) -> None:
     known = known_metrics(plan)
     experiment = load_experiment(plan.experiment_path)
     for number, target in enumerate(plan.sweep.targets):
+        problem = study_cells.landscape_target_problem(target.metric, known, experiment, plan.experiment_path)
+        if problem is not None:
+            raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': {problem}")
         if not any(fnmatch(name, target.metric) for name in known):
             raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': no metric matches {target.metric!r}; "
                               f"expected one of {', '.join(sorted(known))}")
@@ -738,6 +741,9 @@ def sweep_table(plan: SweepPlan, configs: list[dict]) -> pl.DataFrame:
                 rows += [{**study_cells.identity_row(start, None if reference is None else reference.name), **row}
                          for row in study_cells.order_estimates(cell.directory(plan.out_dir) / "run", n_players, frame,
                                                                 paired_with)]
+                rows += study_cells.landscape_rows(
+                    cell.directory(plan.out_dir) / "run", n_players, start,
+                    None if reference is None else (reference.name, reference.directory(plan.out_dir) / "run"))
     table = pl.DataFrame(rows, infer_schema_length=None)
     casts = [pl.col("n_players").cast(pl.Int32), pl.col("games").cast(pl.Int64)]
     casts += [pl.col(dimension.column).cast(pl.Float64 if dimension.kind == "numeric" else pl.String)

@@ -337,6 +337,9 @@ def check_targets(plan: TuningPlan) -> None:
     known = [metric.name for metric in paired_metrics.requestable_metrics(plan.game, plan.players, plan.bots)] + \
         study_cells.extra_metric_names(experiment)
     for number, target in enumerate(plan.targets):
+        problem = study_cells.landscape_target_problem(target["metric"], known, experiment, plan.experiment_path)
+        if problem is not None:
+            raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': {problem}")
         if not any(balance_targets.matches(target, name, plan.players[0]) or
                    any(balance_targets.matches(target, name, count) for count in plan.players) for name in known):
             raise ConfigError(f"{plan.path}: key 'targets.{number}.metric': no metric matches {target['metric']!r} "
