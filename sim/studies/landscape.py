@@ -233,6 +233,7 @@ def play_options(plan: LandscapePlan, n_players: int) -> tuple[list[dict], list[
     study_cells.play(mirror, plan.jobs, log=plan.log)
     mirror_credits = seat_credits(mirror.run_dir).select("game_index", "seat", mirror_credit="credit")
     rows, games = [], []
+    mirror_run = rundir.load_run(mirror.run_dir)      # the options' take rates, read once
     for option in plan.inventory.options:
         restricted = inventory_of.restricted_bot(plan.inventory, option, n_players)
         cell = landscape_cell(plan, f"option-{option.id}-{n_players}p",
@@ -241,7 +242,7 @@ def play_options(plan: LandscapePlan, n_players: int) -> tuple[list[dict], list[
         paired = (seat_credits(cell.run_dir).filter(pl.col("bot") == restricted.name)
                   .join(mirror_credits, on=["game_index", "seat"])
                   .select("game_index", loss=pl.col("mirror_credit") - pl.col("credit")))
-        rates = inventory_of.take_rates(mirror.run_dir, plan.inventory, option)
+        rates = inventory_of.take_rates(mirror_run, plan.inventory, option)
         take_rate = float(rates["take_rate"].sum()) if rates is not None and rates.height else math.nan
         rows.append(option_row(n_players, option, paired["loss"].to_numpy(), take_rate))
         games.append(paired.select(pl.lit(n_players, pl.Int64).alias("n_players"),

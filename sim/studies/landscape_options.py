@@ -293,19 +293,21 @@ def restricted_bot_file(inventory: OptionInventory, option: str | Option, n_play
 
 # ----------------------------------------------------------------------------- take rates
 
-def take_rates(run_dir: Path | str, inventory: OptionInventory, option: str | Option,
+def take_rates(run_dir, inventory: OptionInventory, option: str | Option,
                bot: str | None = None) -> pl.DataFrame | None:
     """How often the seats of a finished run took ``option``, per player count and bot (only
     ``bot``'s seats if given): ``n_players``, ``bot``, ``seat_games`` (seats of games played),
     ``takes`` (times taken), ``take_rate`` (takes per seat and game) and ``taken_share`` (the
     share of seats and games that took it at least once). None for an option whose uses no
     table holds (``Option.proposed_column`` says which column would). Read lazily (polars):
-    only the columns counted."""
+    only the columns counted. ``run_dir``: a run directory, or a run already loaded
+    (reports.analysis.rundir.Run: the landscape asks once per option)."""
     from reports.analysis import rundir      # the reports package reads runs; imported on use
     option = option if isinstance(option, Option) else inventory.option(option)
     if not option.counted:
         return None
-    run = rundir.load_run(Path(run_dir))
+    run = run_dir if isinstance(run_dir, rundir.Run) else rundir.load_run(Path(run_dir))
+    run_dir = run.path
     if run.game != inventory.game:
         raise ConfigError(f"{run_dir}: expected a {inventory.game} run ({inventory.path}), found a {run.game} run")
     if not run.has(TAKE_TABLE):
