@@ -24,8 +24,8 @@ from sim.heads_of_state.events import (EV_BAG, EV_BPLAY, EV_KILL, EV_LEAVE_EMPTY
                                        K_OVERFLOW, OVERFLOW_BETRAYALS, OVERFLOW_MOVES, trace)
 from sim.heads_of_state.nobles import can_pay, place_noble, raise_noble
 from sim.heads_of_state.refill_plan import list_deferred_refills, list_plan_payments, plan_with_target
-from sim.heads_of_state.state import (STAT_KILLS, ASSASSIN, CAPITAL, N_RANKS, RNG_ASSASSIN_BAG, S_GAME_INDEX,
-                                      S_LEFT_EMPTY, S_ROUND, forget_country_places)
+from sim.heads_of_state.state import (STAT_ASSASSINATIONS, STAT_CAPITAL_PLAYS, STAT_KILLS, ASSASSIN, CAPITAL, N_RANKS,
+                                      RNG_ASSASSIN_BAG, S_GAME_INDEX, S_LEFT_EMPTY, S_ROUND, forget_country_places)
 from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_A, B_CARD_B,
                                        B_CARD_TYPE, B_CARDS_SPENT, B_COUNTRY, B_GAME_INDEX,
                                        B_ROUND, B_SEAT, B_SUCCESS, B_TARGET_RANK, B_TARGET_SEAT)
@@ -219,6 +219,16 @@ def play_kind(data, card_a, card_b):
 
 
 @game_kernel
+def count_play(state, data, player, region, card_a):
+    """The seats table's counts of the plays restricted play can switch off: on a capital, and
+    assassination attempts (§4.4 step 3, a Q9 mixed play too)."""
+    if data.region_type[region] == CAPITAL:
+        state.stats[player, STAT_CAPITAL_PLAYS] += 1
+    if card_a == ASSASSIN:
+        state.stats[player, STAT_ASSASSINATIONS] += 1
+
+
+@game_kernel
 def betrayal_plays(state, data, context, player):
     """§4.4 steps 2-3: plays one after the other; refills interleaved (Q8 default, Q33) or, with
     option2_refill = deferred, all after the last play."""
@@ -259,6 +269,7 @@ def continue_betrayal_plays(state, data, context, player, first_row):
             state.bdiscard[card_b] += 1
             spent = 2
         trace(context.counters, context.trace, EV_BPLAY, player, box, card_a * 100 + card_b + 1)
+        count_play(state, data, player, region, card_a)
         if card_a == ASSASSIN:                     # step 3 (also a Q9 mixed play, see module doc)
             success = assassination_succeeds(state, data)
             trace(context.counters, context.trace, EV_BAG, player, 1 if success else 0, owner)

@@ -71,11 +71,13 @@ N_ROUNDS = 3
 
 # --- per-seat counters for balance analysis (rules §8; seats table) ------------------------------
 (STAT_COURTESANS, STAT_DISCARD_TURN_CHAR, STAT_DISCARD_TURN_BETRAYAL, STAT_DISCARD_ROUND_CHAR,
- STAT_DISCARD_ROUND_BETRAYAL, STAT_KILLS, STAT_TILE_STARVED) = range(7)
+ STAT_DISCARD_ROUND_BETRAYAL, STAT_KILLS, STAT_TILE_STARVED,
+ # issue 41: how often a seat took an option restricted play switches off (landscape inventory)
+ STAT_CAPITAL_PLAYS, STAT_ASSASSINATIONS, STAT_BLIND_BETRAYAL_DRAWS) = range(10)
 STAT_NAMES = ("courtesans_used", "discards_turn_end_character", "discards_turn_end_betrayal",
               "discards_round_change_character", "discards_round_change_betrayal", "kills",
-              "tile_starved_turns")
-N_STATS = 7
+              "tile_starved_turns", "capital_betrayal_plays", "assassination_attempts", "blind_betrayal_draws")
+N_STATS = 10
 
 # --- option codes / steps at which the revolution card can appear (games table) -----------------
 OPT_FIRST_TURN, OPT_1A, OPT_1B, OPT_2 = range(4)

@@ -125,6 +125,9 @@ STAT_MEANINGS = {
     "discards_round_change_betrayal": "betrayal cards discarded at the round change (§8.2)",
     "kills": "nobles of other seats this seat killed",
     "tile_starved_turns": "Option-1 raise steps where an open box showed a payable rank the seat had no tile of (Q13)",
+    "capital_betrayal_plays": "betrayal plays on a noble in a capital (§4.4 step 2)",
+    "assassination_attempts": "betrayal plays with an assassin, i.e. bag draws (§4.4 steps 2-3; a Q9 mixed play too)",
+    "blind_betrayal_draws": "betrayal cards drawn from the deck while the betrayal display showed one (§4.4 step 1)",
 }
 
 

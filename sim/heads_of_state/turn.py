@@ -16,7 +16,7 @@ from sim.heads_of_state.events import (COUNTERFACTUAL_TURN, DISPLAYS_REFILLED, D
                                        EV_TURN, K_TRACE_ON, trace, trace_displays)
 from sim.heads_of_state.nobles import can_pay, list_raises, raise_noble
 from sim.heads_of_state.round_end import discard_to_limit, revolution
-from sim.heads_of_state.state import (ranks_on_empty_boxes, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
+from sim.heads_of_state.state import (STAT_BLIND_BETRAYAL_DRAWS, ranks_on_empty_boxes, N_RANKS, STAT_DISCARD_TURN_CHAR, STAT_TILE_STARVED, OPT_1A, OPT_1B, OPT_2, OPT_FIRST_TURN, REVOLUTION,
                                       S_ACTIVE, S_CHARACTER_FIRST, S_DECK_N, S_GAME_OVER, S_N_PLAYERS, S_OPTION,
                                       S_START_SEAT, S_TAKES_LEFT,
                                       S_REV_N, S_ROUND, S_SET_ASIDE_N, S_TURN, STEP_1A_TAKE,
@@ -195,6 +195,8 @@ def take_betrayal_card(state, data, context, player):
             state.bhand[player, card] += 1
             trace(context.counters, context.trace, EV_BTAKE_DISPLAY, player, slot, card)
         else:
+            if n > 1:                  # a displayed betrayal card could have been taken instead
+                state.stats[player, STAT_BLIND_BETRAYAL_DRAWS] += 1
             card = draw_betrayal_card(state, context)
             if card >= 0:
                 state.bhand[player, card] += 1

@@ -5,6 +5,8 @@ sim/heads_of_state/decisions.py) with the bot's parameter vector (meanings, defa
 It reads only public state and its own hand (H12). The search bot uses it for its own other
 decisions, to rank its candidates, and for every seat in its rollouts.
 """
+import numpy as np
+
 from sim.core.kernels import game_kernel
 from sim.heads_of_state.betrayal_targets import assassination_possible, country_cards_can_kill, is_opponent_noble
 from sim.heads_of_state.data import R_MIX_ASSASSIN_COUNTRY
@@ -15,7 +17,8 @@ from sim.heads_of_state.events import W_COVERED, W_OPEN_SQUARE, W_PER_COUNTRY
 from sim.heads_of_state.state import (ranks_on_empty_boxes, ASSASSIN, CAPITAL, COURTESAN, N_CHAR_TYPES,
                                       N_RANKS, OPT_1A, OPT_1B, OPT_2, S_DECK_N, S_ROUND)
 from strategies.heads_of_state.parameters import (
-    P_ASSASSIN_PREFERENCE, P_BETRAY_DECK_BELOW, P_BETRAY_FROM_ROUND, P_BETRAY_MIN_VALUE, P_BETRAY_ROUND_DISCOUNT,
+    NEVER_ASSASSINATION, NEVER_CAPITAL_ATTACK, P_ASSASSIN_PREFERENCE, P_ASSASSINATION_WEIGHT, P_BETRAY_DECK_BELOW,
+    P_BETRAY_FROM_ROUND, P_BETRAY_MIN_VALUE, P_BETRAY_ROUND_DISCOUNT,
     P_BETRAYAL_COLLECT_VALUE, P_BETRAYAL_DECK_VALUE, P_BETRAYAL_TAKE_WEIGHT, P_CAPITAL_ATTACK_WEIGHT, P_CAPITAL_BIAS,
     P_CHARACTER_FIRST_DECK_BELOW, P_COUNTRY_WEIGHT, P_COURTESAN_SPEND_FROM, P_COURTESAN_VALUE, P_DECK_THRESHOLD,
     P_HAND_TARGET, P_HEX_WEIGHT, P_INFLUENCE_WEIGHT, P_NEW_RANK_WEIGHT, P_RAISE_THRESHOLD, P_RANK_WEIGHT,
@@ -165,7 +168,8 @@ def reachable_victim_value(state, data, params, player, work, mix, rank_mask, ex
     """Best value of an opponent noble p's betrayal hand could attack with ``delta`` (+1 / -1) cards
     of type ``extra`` added (-1 = the hand as it is): the victim's value (+capital_attack_weight in a
     capital) +0.5 for a sure kill by country cards or +assassin_preference for an assassination, as
-    bplay_value has it. Only victims whose rank is in ``rank_mask`` count; -1.0 if none. Public
+    bplay_value has it (but for assassination_weight and the "never" values, which only plays
+    read). Only victims whose rank is in ``rank_mask`` count; -1.0 if none. Public
     board and own betrayal hand only (H12)."""
     n_assassins = state.bhand[player, ASSASSIN] + (delta if extra == ASSASSIN else 0)
     country_cards_in_hand(state.bhand, data.btype_mask, player, work, extra, delta)
@@ -195,7 +199,10 @@ def attack_on(state, data, params, per_country, n_assassins, mix, box):
     """How a betrayal hand of ``n_assassins`` assassins and ``per_country[c]`` cards usable for
     each country c could attack the noble in ``box`` (the cards §4.4 step 2.2 asks for,
     betrayal_targets.py): (the victim's value, +capital_attack_weight in a capital; whether
-    country cards kill it; whether an assassination can be attempted)."""
+    country cards kill it; whether an assassination can be attempted). The "never" values of
+    capital_attack_weight and assassination_weight rule out plays only (bplay_value): here
+    capital_attack_weight counts as the number it is, and assassinations as ever, so that the
+    restricted bot takes Option 2 and betrayal cards as the unrestricted one does."""
     region = data.box_region[box]
     capital = data.region_type[region] == CAPITAL
     usable = per_country[data.region_country[region]]
@@ -204,6 +211,20 @@ def attack_on(state, data, params, per_country, n_assassins, mix, box):
         value += params[P_CAPITAL_ATTACK_WEIGHT]
     return (value, country_cards_can_kill(usable, capital),
             assassination_possible(n_assassins, usable, capital, mix))
+
+
+@game_kernel
+def never_attacks_capitals(params):
+    """capital_attack_weight at the low end of its range: no betrayal play on a capital (§4.4 step 2;
+    restricted play, configs/landscape/heads_of_state.yaml)."""
+    return params[P_CAPITAL_ATTACK_WEIGHT] <= NEVER_CAPITAL_ATTACK
+
+
+@game_kernel
+def never_assassinates(params):
+    """assassination_weight at the low end of its range: no assassination attempt (§4.4 steps 2-3;
+    restricted play, configs/landscape/heads_of_state.yaml)."""
+    return params[P_ASSASSINATION_WEIGHT] <= NEVER_ASSASSINATION
 
 
 @game_kernel
@@ -296,20 +317,26 @@ def take_value(hand, recipe, recipe_size, open_mask, params, player, slot, card)
 @game_kernel
 def bplay_value(state, data, params, payable, box, card_a):
     """Greedy value of a betrayal-play row (box -1 = stop): the victim's value (+capital_attack_weight
-    in a capital), +0.5 for a sure kill by country cards, +assassin_preference for an assassination
-    attempt, -3 if p could not refill a box he means to refill (refill_max_cards). Before
-    betray_deck_below allows attacks, stopping is worth most (the cards are kept)."""
+    in a capital), +0.5 for a sure kill by country cards, +assassin_preference +assassination_weight
+    for an assassination attempt, -3 if p could not refill a box he means to refill
+    (refill_max_cards). Before betray_deck_below allows attacks, stopping is worth most (the cards
+    are kept). A play the bot never makes (a capital, an assassination) is worth minus infinity:
+    the stop row, always listed and finite, beats it."""
     if box < 0:
         if not attack_in_time(state, params):
             return 1e9
         return betrayal_threshold(state, params) - 0.5
     v = victim_value(data.region_type, data.box_region, state.box_rank, box)
     if data.region_type[data.box_region[box]] == CAPITAL:
+        if never_attacks_capitals(params):
+            return -np.inf
         v += params[P_CAPITAL_ATTACK_WEIGHT]
     if card_a != ASSASSIN:
         v += 0.5   # a sure kill
     else:
-        v += params[P_ASSASSIN_PREFERENCE]
+        if never_assassinates(params):
+            return -np.inf
+        v += params[P_ASSASSIN_PREFERENCE] + params[P_ASSASSINATION_WEIGHT]
     rank = state.box_rank[box]
     if (payable >> rank) & 1 == 0 and data.recipe_size[rank] <= params[P_REFILL_MAX_CARDS]:
         v -= 3.0   # could not refill

@@ -15,6 +15,9 @@
   round, leaving a vacated box empty, spending a courtesan on an attribute held, and (Q7) taking
   the character card first; with ``refresh_threshold`` (Option 1b) and ``raise_threshold`` (stop
   raising, also a Q8 deferred refill) no decision kind has a choice only a random bot takes.
+  For restricted play (issue 41, courtsim landscape) ``assassination_weight`` and the low ends of
+  ``capital_attack_weight``, ``assassination_weight`` and ``betrayal_deck_value`` switch off
+  assassinations, betrayal plays on capitals and blind betrayal draws (NEVER_* below).
 * ``search`` (family 2): determinized Monte Carlo rollouts at the turn option, take and betrayal
   play decisions (search.py), the greedy elsewhere and inside the rollouts.
   Its vector is ``GREEDY_PARAMS`` (used for its own other decisions and for every seat in its
@@ -43,8 +46,10 @@ RANDOM, GREEDY, SEARCH = 0, 1, 2
  P_BETRAY_ROUND_DISCOUNT, P_RAISE_THRESHOLD, P_HAND_TARGET,
  # issue 13: parameters that let the greedy reach every choice the rules offer (neutral defaults)
  P_CAPITAL_ATTACK_WEIGHT, P_BETRAYAL_TAKE_WEIGHT, P_BETRAYAL_DECK_VALUE, P_BETRAYAL_COLLECT_VALUE,
- P_BETRAY_DECK_BELOW, P_REFILL_MAX_CARDS, P_COURTESAN_SPEND_FROM, P_CHARACTER_FIRST_DECK_BELOW) = range(27)
-N_GREEDY_PARAMS = 27
+ P_BETRAY_DECK_BELOW, P_REFILL_MAX_CARDS, P_COURTESAN_SPEND_FROM, P_CHARACTER_FIRST_DECK_BELOW,
+ # issue 41: restricted play (courtsim landscape) switches assassinations off
+ P_ASSASSINATION_WEIGHT) = range(28)
+N_GREEDY_PARAMS = 28
 # search parameters follow the greedy ones in a search bot's vector (search.py)
 (P_ROLLOUTS, P_MAX_CANDIDATES, P_HORIZON, P_STOP_AT_ROUND_END, P_CLEAR_LEAD, P_DISTINCT_TAKES,
  P_HELD_CARD_VALUE, P_FUTURE_ROUNDS_WEIGHT) = range(N_GREEDY_PARAMS, N_GREEDY_PARAMS + 8)
@@ -84,14 +89,16 @@ GREEDY_PARAMS = (
     # issue 13: capital attacks, country cards, betrayal timing, refills, payments, take order
     Parameter("capital_attack_weight", 0.0, -5.0, 5.0,
               "added to the value of a victim in a capital (Option 2, betrayal takes and plays; negative "
-              "spares capitals)"),
+              "spares capitals; at -5, the range's low end, no betrayal play on a capital, while Option 2 and "
+              "takes read it as -5)"),
     Parameter("betrayal_take_weight", 0.0, 0.0, 3.0,
               "a betrayal card is worth this much per point it adds to the best victim the betrayal hand "
               "can reach (a country card where a valuable opponent noble sits, the second card a capital "
               "needs); also at the hand-limit discard and, above 0, Option 2 counts displayed country cards"),
-    Parameter("betrayal_deck_value", 0.5, 0.0, 5.0,
+    Parameter("betrayal_deck_value", 0.5, -2.0, 5.0,
               "value of a blind betrayal-deck draw (a displayed assassin is worth 2 + assassin_preference, "
-              "a country card 1, plus betrayal_take_weight x the victim value it adds)"),
+              "a country card 1, plus betrayal_take_weight x the victim value it adds; below -1 the deck "
+              "only when the display is empty)"),
     Parameter("betrayal_collect_value", 0.0, 0.0, 12.0,
               "take Option 2 just to collect a displayed betrayal card that adds at least this much to the "
               "best reachable victim, e.g. the second assassin for a capital (0 = off)"),
@@ -111,8 +118,24 @@ GREEDY_PARAMS = (
               "betrayal card once the regular deck holds fewer than this many cards, so that a revolution "
               "it reveals (betrayal hands cut to 2) comes before the betrayal take (0 = betrayal card first)",
               integer=True),
+    # issue 41: apart from assassin_preference, which also steers betrayal takes and discards
+    Parameter("assassination_weight", 0.0, -5.0, 5.0,
+              "added to an assassination attempt at a betrayal play (§4.4 steps 2-3; not at takes or "
+              "discards); -5, the range's low end, never attempts one"),
 )
 assert len(GREEDY_PARAMS) == N_GREEDY_PARAMS
+# A parameter at the low end of its range means "never" for the optional decision it weighs,
+# whatever the others: restricted play (courtsim landscape, configs/landscape/heads_of_state.yaml)
+# switches an option off so; no shipped bot sits there. The ends are the ranges' own (numba
+# freezes them).
+NEVER_CAPITAL_ATTACK = float(GREEDY_PARAMS[P_CAPITAL_ATTACK_WEIGHT].low)    # no betrayal play on a capital
+NEVER_ASSASSINATION = float(GREEDY_PARAMS[P_ASSASSINATION_WEIGHT].low)      # no assassin (nor mixed) play
+# A displayed betrayal card is worth at least 2 + assassin_preference (an assassin; a country card
+# 1), plus betrayal_take_weight (>= 0) x a gain (>= 0): a blind draw valued below that lowest worth
+# is taken only when the display is empty (greedy.btake_value).
+LOWEST_DISPLAYED_BETRAYAL_CARD = 2.0 + float(GREEDY_PARAMS[P_ASSASSIN_PREFERENCE].low)
+NEVER_BLIND_BETRAYAL_DRAW = float(GREEDY_PARAMS[P_BETRAYAL_DECK_VALUE].low)
+assert NEVER_BLIND_BETRAYAL_DRAW < min(LOWEST_DISPLAYED_BETRAYAL_CARD, 1.0)
 
 # in the order of P_ROLLOUTS ... (search.py's docstring says how they play). The pre-issue-13
 # search is rollouts 16, max_candidates 3, horizon 0, stop_at_round_end 0, clear_lead 0,

@@ -32,7 +32,8 @@ def test_new_greedy_parameters_default_to_the_old_greedy(setup):
     neutral.update(capital_bias=0.0, assassin_preference=0.0, betray_from_round=0,
                    betray_round_discount=0.0, raise_threshold=0.0, hand_target=0, capital_attack_weight=0.0,
                    betrayal_take_weight=0.0, betrayal_deck_value=0.5, betrayal_collect_value=0.0,
-                   betray_deck_below=0, refill_max_cards=8, courtesan_spend_from=0, character_first_deck_below=0)
+                   betray_deck_below=0, refill_max_cards=8, courtesan_spend_from=0, character_first_deck_below=0,
+                   assassination_weight=0.0)
     a = ENGINE.play_chunk(setup, 4, [resolve_bot("greedy", neutral)] * 4, 3, 0, 20)
     b = ENGINE.play_chunk(setup, 4, [resolve_bot("greedy")] * 4, 3, 0, 20)
     assert np.array_equal(a["seats"]["score"], b["seats"]["score"])

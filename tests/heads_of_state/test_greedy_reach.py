@@ -15,9 +15,11 @@ from sim.heads_of_state.kernel import setup_game
 from sim.heads_of_state.nobles import list_payments
 from sim.heads_of_state.refill_plan import list_deferred_refills
 from sim.heads_of_state.state import (ASSASSIN, COUNT, COURTESAN, DUKE, OPT_1A, OPT_1B, OPT_2, S_ACTIVE, S_DECK_N,
-                                      S_GAME_OVER, S_N_PLAYERS, S_REV_N, copy_state, new_state)
+                                      S_GAME_OVER, S_N_PLAYERS, S_REV_N, S_ROUND, copy_state, new_state)
 from sim.heads_of_state.turn import play_turn
 from strategies.heads_of_state import GREEDY_PARAMS, resolve_bot
+from strategies.heads_of_state.parameters import (LOWEST_DISPLAYED_BETRAYAL_CARD, NEVER_ASSASSINATION,
+                                                  NEVER_BLIND_BETRAYAL_DRAW, NEVER_CAPITAL_ATTACK)
 from sim.heads_of_state.decisions import (D_BDISCARD, D_BPLAY, D_BTAKE, D_END_REFILL, D_OPTION, D_PAY, D_REFILL,
                                           D_TAKE_ORDER)
 from strategies.heads_of_state.decide import choose
@@ -31,6 +33,10 @@ ISSUE_13_PARAMETERS = ("capital_attack_weight", "betrayal_take_weight", "betraya
 EVERYTHING_ON = dict(capital_attack_weight=3.0, betrayal_take_weight=1.0, betrayal_deck_value=1.5,
                      betrayal_collect_value=4.0, betray_deck_below=30, refill_max_cards=5, courtesan_spend_from=1,
                      character_first_deck_below=40, refresh_threshold=0.6, betray_min_value=3.0)
+# issue 41: appended after them, neutral at its default (restricted play's switches)
+ISSUE_41_PARAMETERS = ("assassination_weight",)
+# the lowest stop a betrayal play must beat: betray_min_value 0, lowered by 6 a round in the third
+LOWEST_STOP = dict(betray_min_value=0.0, betray_round_discount=6.0)
 
 
 def run(setup, overrides=None, n_games=GAMES, seed=13):
@@ -68,9 +74,11 @@ def test_new_parameters_are_appended_with_the_old_greedy_as_default(setup):
     (the longest recipe, a king's, has 8 cards), a courtesan only for a missing attribute, the
     betrayal card first. (The golden traces pin that play.)"""
     names = [parameter.name for parameter in GREEDY_PARAMS]
-    assert tuple(names[-len(ISSUE_13_PARAMETERS):]) == ISSUE_13_PARAMETERS
+    assert tuple(names[-len(ISSUE_13_PARAMETERS) - len(ISSUE_41_PARAMETERS):]) \
+        == ISSUE_13_PARAMETERS + ISSUE_41_PARAMETERS
     defaults = {parameter.name: parameter.default for parameter in GREEDY_PARAMS}
     assert [defaults[name] for name in ISSUE_13_PARAMETERS] == [0.0, 0.0, 0.5, 0.0, 0, 8, 0, 0]
+    assert [defaults[name] for name in ISSUE_41_PARAMETERS] == [0.0]
     assert int(setup.data.recipe_size.max()) == defaults["refill_max_cards"]
 
 
@@ -113,6 +121,19 @@ def test_country_card_taken_over_an_assassin_for_a_capital_victim(position):
     assert take({"betrayal_take_weight": 1.0}) == 1
 
 
+def test_no_blind_betrayal_draw_at_the_low_end_of_betrayal_deck_value(position):
+    """Restricted play (issue 41): a displayed assassin the bot likes least (assassin_preference
+    -3) is worth -1; a blind draw valued above that is taken, at the range's low end it never is."""
+    def take(overrides):
+        pos = greedy_position(position, {"assassin_preference": -3.0, **overrides})
+        pos.state.bdisplay[:] = (pos.btype("assassin"), -1)
+        pos.context.moves[:2, :2] = ((0, pos.btype("assassin")), (-1, -1))
+        return choose(pos.state, pos.data, pos.context, RED, D_BTAKE, 2)
+    assert LOWEST_DISPLAYED_BETRAYAL_CARD == -1.0
+    assert take({"betrayal_deck_value": -0.9}) == 1
+    assert take({"betrayal_deck_value": NEVER_BLIND_BETRAYAL_DRAW}) == 0
+
+
 def test_country_cards_taken_from_the_display_where_victims_sit(setup):
     def country_takes(overrides):
         return sum(int(((events[:, 0] == ev.EV_BTAKE_DISPLAY) & (events[:, 3] != ASSASSIN)).sum())
@@ -134,6 +155,46 @@ def test_capital_attack_weight_brings_attacks_on_capitals(setup):
                "refill_max_cards": 5}
     default = capital_plays(None)
     assert capital_plays(setting) > 5 * default + 50
+
+
+def betrayal_play(pos):
+    """The box of the greedy's betrayal play for RED in ``pos`` (-1: it stops)."""
+    n = list_betrayal_plays(pos.state, pos.data, pos.context, RED, 0)
+    return int(pos.moves(n)[choose(pos.state, pos.data, pos.context, RED, D_BPLAY, n)][0])
+
+
+def test_no_play_on_a_capital_at_the_low_end_of_capital_attack_weight(position):
+    """Restricted play (issue 41): the French king in Paris, two France cards in hand, the lowest
+    stop there is (third round): just above the low end the capital play is made; at it, never --
+    the duke in a province is still killed."""
+    def play(weight, province_victim):
+        pos = greedy_position(position, {**LOWEST_STOP, "capital_attack_weight": weight})
+        pos.state.scal[S_ROUND] = 2
+        pos.place(BLUE, "FR_CAP.upper", "king")
+        if province_victim:
+            pos.place(BLUE, "FR_P1.upper", "duke")
+        pos.give_betrayal(RED, "FR", "FR", "assassin", "assassin")
+        return betrayal_play(pos), pos
+    box, pos = play(NEVER_CAPITAL_ATTACK + 0.1, False)
+    assert box == pos.box("FR_CAP.upper")
+    assert play(NEVER_CAPITAL_ATTACK, False)[0] == -1
+    box, pos = play(NEVER_CAPITAL_ATTACK, True)
+    assert box == pos.box("FR_P1.upper")
+
+
+def test_no_assassination_at_the_low_end_of_assassination_weight(position):
+    """Restricted play (issue 41): an assassin against a duke, with the greatest liking for
+    assassins and the lowest stop there is: made just above the low end, never at it."""
+    def play(weight):
+        pos = greedy_position(position, {**LOWEST_STOP, "assassin_preference": 3.0, "assassination_weight": weight})
+        pos.state.scal[S_ROUND] = 2
+        pos.place(BLUE, "FR_P1.upper", "duke")
+        pos.give_betrayal(RED, "assassin")
+        pos.give(RED, "TITLE", "CASTLE", "BISHOP", "PALACE", "ATTR8")
+        return betrayal_play(pos), pos
+    box, pos = play(NEVER_ASSASSINATION + 0.1)
+    assert box == pos.box("FR_P1.upper")
+    assert play(NEVER_ASSASSINATION)[0] == -1
 
 
 def test_attacks_wait_for_the_end_of_the_round(setup):
