@@ -25,10 +25,10 @@ from sim.louis_xiv.state import IMAGINARY_ACTIVE, LOUIS_COURTIER, N_PLAYERS, ROU
 from sim.louis_xiv.turn_options import best_turn_option, list_turn_options
 from strategies.louis_xiv.parameters import (ALWAYS_PLACE, BRIBE_WILLINGNESS, CARD_FOR_MARKER_SHIFT, CARD_SWAP_SCORE,
                                              CHANCE_LEAD, CHANCE_LEAD_STEP, CHANCE_TIE, DECK_LIGHT, DECK_REACH,
-                                             END_PLACE_MIN_GAIN, INTRIGUE_DRAW_BELOW, INTRIGUE_KEEP_SHIFT,
+                                             END_PLACE_MIN_GAIN, INCOME_NEVER, INTRIGUE_DRAW_BELOW, INTRIGUE_KEEP_SHIFT,
                                              LATE_LEAD_SAFETY,
                                              LB_MARKER_BELOW, LOUIS_AGGRESSION, MAINTENON_MARKERS, MARKERS3_TARGET,
-                                             MISSION_SWAP_MODE, NEVER_PLACE, NEVER_PLACE_FOUR_COST, NEVER_SHIFT,
+                                             MISSION_SWAP_MODE, NEVER_BRIBE, NEVER_PLACE, NEVER_PLACE_FOUR_COST, NEVER_SHIFT,
                                              NEVER_TOKEN_SWAP_RESERVE, NOISE, ONCE_FIRST_SHIFT, PLACE_FOUR_COST,
                                              RETRIEVE_BELOW, RETRIEVE_HIGH_FACTOR, RETRIEVE_LOW_FACTOR,
                                              SKIP_SCORE, START_PLACE_MIN_GAIN, TOKEN_SWAP_ANY, TOKEN_SWAP_RESERVE,
@@ -784,12 +784,17 @@ def greedy_resources_order(state, data, player, params):
 @game_kernel
 def greedy_income(state, data, player, params):
     """B-INCOME: two markers when the own supply is low, gold and a marker when a marker is worth
-    more than gold, else two gold."""
-    if state.general_supply[player] >= 2 and state.own_supply[player] <= params[RETRIEVE_BELOW]:
+    more than gold, else two gold; never the choice income_never bars (restricted play), the next
+    one instead (every choice is legal: a marker short in the general supply is not moved)."""
+    barred = int(params[INCOME_NEVER]) - 1      # -1: none; else INCOME_TWO_GOLD, _GOLD_AND_MARKER, _TWO_MARKERS
+    if (barred != INCOME_TWO_MARKERS and state.general_supply[player] >= 2
+            and state.own_supply[player] <= params[RETRIEVE_BELOW]):
         return INCOME_TWO_MARKERS
-    if state.general_supply[player] >= 1 and params[VALUE_MARKER] > params[VALUE_GOLD]:
+    if barred != INCOME_GOLD_AND_MARKER and state.general_supply[player] >= 1 and params[VALUE_MARKER] > params[VALUE_GOLD]:
         return INCOME_GOLD_AND_MARKER
-    return INCOME_TWO_GOLD
+    if barred != INCOME_TWO_GOLD:
+        return INCOME_TWO_GOLD
+    return INCOME_GOLD_AND_MARKER               # two gold barred: the gold and a marker are the nearest
 
 
 @game_kernel
@@ -833,7 +838,10 @@ def greedy_once_first(state, data, player, courtier, params):
 
 @game_kernel
 def greedy_bribe(state, data, player, courtier, cost, params):
-    """§4.3.1: bribe when the gift, times bribe_willingness, is worth the gold."""
+    """§4.3.1: bribe when the gift, times bribe_willingness, is worth the gold (never at
+    bribe_willingness 0, its range's low end: restricted play)."""
+    if params[BRIBE_WILLINGNESS] <= NEVER_BRIBE:
+        return False
     return gift_value(state, data, player, courtier, params) * params[BRIBE_WILLINGNESS] >= cost * params[VALUE_GOLD]
 
 

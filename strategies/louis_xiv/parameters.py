@@ -84,6 +84,10 @@ PARAMETERS = (
               "loses (1 - the chance_lead estimate) shrinks by this share when no other player has a turn "
               "left in the phase, in proportion before (0: every lead is as safe at the last turn as at the "
               "first)"),
+    # issue 41: restricted play (courtsim landscape) keeps the greedy from one B-INCOME choice
+    Parameter("income_never", 0, 0, 3,
+              "B-INCOME (§6): the choice never taken, the next one the greedy prefers instead (0 none, 1 two "
+              "gold, 2 a gold and a marker, 3 two markers; every choice is always legal)", integer=True),
 )
 PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAMETERS)}
 (VALUE_CROWN, VALUE_TOKEN, VALUE_NEEDED_TOKEN, VALUE_COAT, VALUE_GOLD, VALUE_INFLUENCE_CARD,
@@ -92,7 +96,7 @@ PARAMETER_INDEX = {parameter.name: index for index, parameter in enumerate(PARAM
  PLACE_FOUR_COST, CARD_SWAP_SCORE, SKIP_SCORE, RETRIEVE_LOW_FACTOR, RETRIEVE_HIGH_FACTOR, CARD_FOR_MARKER_SHIFT,
  LB_MARKER_BELOW, MARKERS3_TARGET, INTRIGUE_DRAW_BELOW, MAINTENON_MARKERS, INTRIGUE_KEEP_SHIFT, ONCE_FIRST_SHIFT,
  END_PLACE_MIN_GAIN, START_PLACE_MIN_GAIN, TOKEN_SWAP_RESERVE, TOKEN_SWAP_ANY, MISSION_SWAP_MODE,
- LATE_LEAD_SAFETY) = range(len(PARAMETERS))
+ LATE_LEAD_SAFETY, INCOME_NEVER) = range(len(PARAMETERS))
 # a start-of-phase or end-of-phase placement minimum at this value (the range's low end) means "always"
 ALWAYS_PLACE = -50.0
 # a parameter at the top of its range means "never" for the optional decision it weighs, whatever
@@ -103,6 +107,9 @@ NEVER_PLACE_FOUR_COST = float(PARAMETERS[PLACE_FOUR_COST].high)    # DB-PLACE4 (
 NEVER_SHIFT = float(PARAMETERS[INTRIGUE_KEEP_SHIFT].high)          # intrigue_keep_shift, once_first_shift
 NEVER_TOKEN_SWAP_RESERVE = int(PARAMETERS[TOKEN_SWAP_RESERVE].high)
 assert PARAMETERS[END_PLACE_MIN_GAIN].high == NEVER_PLACE and PARAMETERS[ONCE_FIRST_SHIFT].high == NEVER_SHIFT
+# bribe_willingness at the low end of its range (0) never bribes, whatever value_gold (at value_gold 0
+# the gift x 0 >= cost x 0 comparison would always bribe)
+NEVER_BRIBE = float(PARAMETERS[BRIBE_WILLINGNESS].low)
 # a search bot's vector: the greedy parameters (same indices), then these (strategies/louis_xiv/search.py)
 # (search_classic.yaml: the search before issue 13, 8 rollouts x 6 candidates, search_margin 1000,
 # rollout_rounds 0, halving 0). The stop_value_* defaults were fitted on 3,000 greedy games at 2 and 3

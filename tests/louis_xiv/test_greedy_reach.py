@@ -382,3 +382,26 @@ def test_the_mission_deck_chosen_is_the_one_weighing_every_deck_would_choose(set
         weights = [params[DECK_LIGHT + colour] * (1.0 - reach + reach * deck_payability(state, setup.data, 0, colour))
                    if state.mission_deck_count[colour] > 0 else -np.inf for colour in range(C.N_MISSION_COLOURS)]
         assert choose_mission_deck(state, setup.data, 0, GREEDY, params) == int(np.argmax(weights))
+
+
+
+def test_bribe_willingness_zero_never_bribes_even_when_gold_is_worth_nothing(setup):
+    """§4.3.1: at bribe_willingness 0 (its range's low end: restricted play) the greedy never
+    bribes, also at value_gold 0, where the gift x 0 >= cost x 0 comparison alone always would."""
+    free_gold = seats_table(setup, {"value_gold": 0.0})
+    never = seats_table(setup, {"value_gold": 0.0, "bribe_willingness": 0.0})
+    assert free_gold["bribes"][free_gold["seat"] == 0].sum() > 100
+    assert never["bribes"][never["seat"] == 0].sum() == 0
+
+
+@pytest.mark.parametrize("income_never, barred, overrides", [(1, INCOME_TWO_GOLD, None),
+                                                             (2, INCOME_GOLD_AND_MARKER, {"value_marker": 1.0}),
+                                                             (3, INCOME_TWO_MARKERS, {"retrieve_below": 8})])
+def test_income_never_bars_one_b_income_choice_and_the_greedy_takes_another(setup, income_never, barred, overrides):
+    """§6 B-INCOME: 2 gold, 1 gold + 1 marker, or 2 markers general -> own. Greedy players who
+    take the choice in most of these games never take it with income_never barring it, and take
+    another income in its place (every choice is legal)."""
+    log = play_logged_games(setup, overrides, abilities=("B-INCOME",))
+    barred_log = play_logged_games(setup, {**(overrides or {}), "income_never": income_never}, abilities=("B-INCOME",))
+    assert uses(log, "B-INCOME", c=barred) > 100
+    assert uses(barred_log, "B-INCOME", c=barred) == 0 and uses(barred_log, "B-INCOME") > 100

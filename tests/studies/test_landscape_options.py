@@ -102,6 +102,9 @@ def play_louis_games(setup, bots, abilities, trace, n_games=GAMES, seed=41):
     return pl.DataFrame(rows), (np.concatenate(logs) if trace else None)
 
 
+INCOME_CHOICES = {"income_two_gold": 0, "income_gold_and_marker": 1, "income_two_markers": 2}   # decisions.INCOME_*
+
+
 def louis_replay_takes(option_id, log, seat):
     """Takes of an option whose use no table holds, from the replay log (sim/louis_xiv/events.py:
     rows code, a = seat, b, c, ...)."""
@@ -110,6 +113,9 @@ def louis_replay_takes(option_id, log, seat):
         return int(((mine[:, 0] == E.ABILITY_USED) & (mine[:, 2] == C.DB_MARKERS3) & (mine[:, 3] > 0)).sum())
     if option_id == "maintenon_markers":   # MAINTENON (seat, courtier, markers placed, from own)
         return int(((mine[:, 0] == E.MAINTENON) & (mine[:, 3] > 0)).sum())
+    if option_id in INCOME_CHOICES:        # ABILITY_USED (seat, B-INCOME, the choice)
+        return int(((mine[:, 0] == E.ABILITY_USED) & (mine[:, 2] == C.B_INCOME)
+                    & (mine[:, 3] == INCOME_CHOICES[option_id])).sum())
     raise AssertionError(f"no replay count for {option_id}: count it from the tables")
 
 
@@ -126,7 +132,8 @@ def test_the_restricted_louis_xiv_bot_never_takes_the_option_the_tuned_bots_at_i
     count; every seat holds the option's mission ability (the option's name when it is one)."""
     inventory = inventories[LOUIS]
     option = inventory.option(option_id)
-    abilities = (option.name,) if option.name in C.ABILITY_NAMES else ()
+    abilities = ((option.name,) if option.name in C.ABILITY_NAMES else ("B-INCOME",) if option_id in INCOME_CHOICES
+                 else ())
     restricted, unrestricted = 0, 0
     for n_players in PLAYER_COUNTS[LOUIS]:
         bots = [L.restricted_bot(inventory, option, n_players)] + [tuned_bot(LOUIS, n_players)] * (n_players - 1)
@@ -251,8 +258,8 @@ def test_a_player_count_without_a_tuned_bot_and_an_unknown_option_are_one_line_e
         L.restricted_bot(inventory, "lb_skip", 5)
     with pytest.raises(ConfigError, match=r": no option 'lb_skipp'; expected one of lb_skip, b_cardswap"):
         L.restricted_bot(inventory, "lb_skipp", 2)
-    with pytest.raises(ConfigError, match=r": 'bribes' has no switch \(it is under without_switch\)"):
-        inventory.option("bribes")
+    with pytest.raises(ConfigError, match=r": 'retrieving markers' has no switch \(it is under without_switch\)"):
+        inventory.option("retrieving markers")
 
 
 # ----------------------------------------------------------------------------- a bad file
