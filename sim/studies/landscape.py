@@ -28,7 +28,9 @@ steps, games, sentence), ``verdicts.parquet`` (the meta-game's verdict per playe
 
 - **Exploitability** (``--exploit-budget N`` training games per player count; 0: not checked): a
   bot of the tuned bot's family tuned against the tuned bot alone (courtsim tune-bot, objective
-  mean, starting from the tuned bot, in DIR/exploit-<n>p), re-evaluated on fresh games: how far it
+  mean, starting from the tuned bot, a CMA-ES local search centred on it: a best response is
+  sought near the bot, where a global sampler's first trials never look; in DIR/exploit-<n>p),
+  re-evaluated on fresh games: how far it
   rises above the fair share. A large gain means the verdicts above rest on an exploitable
   player (``exploit.parquet``).
 
@@ -309,7 +311,7 @@ def option_sentence(n_players: int, name: str, value: float, low: float, high: f
 # ----------------------------------------------------------------------------- exploitability
 
 EXPLOIT_COLUMNS = ["n_players", "exploited", "win_rate", "low", "high", "fair_share", "gain", "seats", "trials",
-                   "exploitable", "sentence"]
+                   "beat_start", "exploitable", "sentence"]
 
 
 def exploit(plan: LandscapePlan, n_players: int) -> dict:
@@ -321,25 +323,35 @@ def exploit(plan: LandscapePlan, n_players: int) -> dict:
     exploiter = tune_bot.plan_tuning(plan.game, n_players, [tuned], plan.exploit_budget,
                                      plan.out_dir / f"exploit-{n_players}p", family=plan.inventory.family,
                                      games_per_trial=plan.games_per_matchup, seed=plan.seed, start=tuned,
-                                     name=f"exploiter_{n_players}p", jobs=plan.jobs)
+                                     sampler="cmaes", name=f"exploiter_{n_players}p", jobs=plan.jobs)
     exploiter.setup = plan.setup          # under the landscape's rules (a variant's too)
     tune_bot.tune(exploiter, log=plan.log, progress=False)
     record = yaml.safe_load((exploiter.out_dir / tune_bot.RECORD_FILE).read_text(encoding="utf-8"))
     fresh = record["fresh"]
     return exploit_row(n_players, tuned, float(fresh["win_rate"]), float(fresh["low"]), float(fresh["high"]),
-                       int(fresh["seats"]), int(record["trials"]))
+                       int(fresh["seats"]), int(record["trials"]), beat_start=int(record.get("best_trial", 0)) != 0)
 
 
-def exploit_row(n_players: int, tuned: str, win_rate: float, low: float, high: float, seats: int, trials: int) -> dict:
+def exploit_row(n_players: int, tuned: str, win_rate: float, low: float, high: float, seats: int, trials: int,
+                beat_start: bool = True) -> dict:
+    """The exploit check's row. ``beat_start``: some trial beat the tuned bot itself (trial 0, the
+    start) in training; if none did, the exploiter *is* the tuned bot, and the sentence says that
+    the search found nothing at this budget rather than quoting a mirror's win rate as a result."""
     fair = 1.0 / n_players
     exploitable = low - fair > EXPLOITABLE_GAIN
     words = ("the verdicts rest on an exploitable bot" if exploitable else
              f"not exploitable by more than {100 * EXPLOITABLE_GAIN:.0f} points at this budget")
-    sentence = (f"At {n_players} players a bot tuned against {tuned} alone ({trials} trials) wins {100 * win_rate:.1f}% "
-                f"[{100 * low:.1f}%, {100 * high:.1f}%] of {seats:,} fresh seats against it, "
-                f"{100 * (win_rate - fair):+.1f} points from the fair share {100 * fair:.1f}%: {words}.")
+    if beat_start:
+        found = (f"a bot tuned against {tuned} alone ({trials} trials) wins {100 * win_rate:.1f}% "
+                 f"[{100 * low:.1f}%, {100 * high:.1f}%] of {seats:,} fresh seats against it, "
+                 f"{100 * (win_rate - fair):+.1f} points from the fair share {100 * fair:.1f}%")
+    else:
+        found = (f"no trial of {trials} tuned against {tuned} alone beat {tuned} itself in training, so the exploiter "
+                 f"is {tuned} ({100 * win_rate:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%] of {seats:,} fresh seats, "
+                 f"the fair share {100 * fair:.1f}%): the search found no exploit")
+    sentence = f"At {n_players} players {found}: {words}."
     return {"n_players": n_players, "exploited": tuned, "win_rate": win_rate, "low": low, "high": high,
-            "fair_share": fair, "gain": win_rate - fair, "seats": seats, "trials": trials,
+            "fair_share": fair, "gain": win_rate - fair, "seats": seats, "trials": trials, "beat_start": beat_start,
             "exploitable": exploitable, "sentence": sentence}
 
 

@@ -90,6 +90,15 @@ def test_an_exploiter_surely_five_points_above_the_fair_share_marks_the_bot_expl
     assert ("exploitable bot" in row["sentence"]) is exploitable
 
 
+def test_an_exploiter_that_never_beat_the_tuned_bot_is_said_to_be_the_tuned_bot():
+    """No trial beat the start in training: the sentence says the search found no exploit, not a
+    mirror's win rate as if an exploiter had reached it."""
+    row = landscape.exploit_row(2, "tuned_2p", 0.5, 0.485, 0.515, 4000, 50, beat_start=False)
+    assert not row["exploitable"] and not row["beat_start"]
+    assert "no trial of 50 tuned against tuned_2p alone beat tuned_2p itself" in row["sentence"]
+    assert "found no exploit" in row["sentence"]
+
+
 def test_a_comparison_shows_a_variant_that_changes_how_often_an_option_is_used(tmp_path):
     """Each counted option's uses per game is a compare metric, paired: with 10 markers a player
     instead of 16 the tuned bots take LB-MARKER (a marker from the general supply back to their
