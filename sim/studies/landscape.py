@@ -349,7 +349,7 @@ def exploit_row(n_players: int, tuned: str, win_rate: float, low: float, high: f
         found = (f"no trial of {trials} tuned against {tuned} alone beat {tuned} itself in training, so the exploiter "
                  f"is {tuned} ({100 * win_rate:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%] of {seats:,} fresh seats, "
                  f"the fair share {100 * fair:.1f}%): the search found no exploit")
-    sentence = f"At {n_players} players {found}: {words}."
+    sentence = f"At {n_players} players {found}{': ' if beat_start else '; '}{words}."
     return {"n_players": n_players, "exploited": tuned, "win_rate": win_rate, "low": low, "high": high,
             "fair_share": fair, "gain": win_rate - fair, "seats": seats, "trials": trials, "beat_start": beat_start,
             "exploitable": exploitable, "sentence": sentence}
