@@ -24,7 +24,7 @@ from sim.heads_of_state.events import (EV_BAG, EV_BPLAY, EV_KILL, EV_LEAVE_EMPTY
                                        K_OVERFLOW, OVERFLOW_BETRAYALS, OVERFLOW_MOVES, trace)
 from sim.heads_of_state.nobles import can_pay, place_noble, raise_noble
 from sim.heads_of_state.refill_plan import list_deferred_refills, list_plan_payments, plan_with_target
-from sim.heads_of_state.state import (STAT_ASSASSINATIONS, STAT_CAPITAL_PLAYS, STAT_KILLS, ASSASSIN, CAPITAL, N_RANKS,
+from sim.heads_of_state.state import (STAT_ASSASSINATIONS, STAT_BOXES_LEFT_EMPTY_BY_CHOICE, STAT_CAPITAL_PLAYS, STAT_KILLS, ASSASSIN, CAPITAL, N_RANKS,
                                       RNG_ASSASSIN_BAG, S_GAME_INDEX, S_LEFT_EMPTY, S_ROUND, forget_country_places)
 from sim.heads_of_state.tables import (B_BOX, B_BOX_REFILLED, B_CAPITAL, B_CARD_A, B_CARD_B,
                                        B_CARD_TYPE, B_CARDS_SPENT, B_COUNTRY, B_GAME_INDEX,
@@ -169,6 +169,7 @@ def refill_now(state, data, context, player, box, left_empty):
         if (data.box_ranks[box] >> r) & 1 and state.tiles[player, r] > 0 and can_pay(state, data, context, player, r):
             moves[n, 0] = r
             n += 1
+    refills = n
     if left_empty == 0:
         moves[n, 0] = -1
         n += 1
@@ -176,6 +177,8 @@ def refill_now(state, data, context, player, box, left_empty):
     if r >= 0:
         raise_noble(state, data, context, player, box, r)
         return 1
+    if refills > 0:                 # it could have refilled the box: left empty by choice
+        state.stats[player, STAT_BOXES_LEFT_EMPTY_BY_CHOICE] += 1
     trace(context.counters, context.trace, EV_LEAVE_EMPTY, player, box, 0)
     return 0
 
@@ -193,6 +196,8 @@ def refill_at_end(state, data, context, player, first_row):
         i = choose(state, data, context, player, D_END_REFILL, n)
         box = moves[i, 0]
         if box < 0:
+            if n > 1:               # a refill was listed beside the stop: left empty by choice
+                state.stats[player, STAT_BOXES_LEFT_EMPTY_BY_CHOICE] += 1
             break
         rank = moves[i, 1]
         n = list_plan_payments(state, data, context, player, box, rank)

@@ -8,8 +8,8 @@ from sim.heads_of_state.decisions import D_PAY
 from sim.heads_of_state.recipes import can_pay_hand
 from sim.heads_of_state.events import EV_COURTESAN, EV_NO_CARD, EV_RAISE, trace
 from sim.heads_of_state.scoring import take_hexagon_token, take_large_token, take_square_token
-from sim.heads_of_state.state import (COURTESAN, N_ATTRIBUTES, N_RANKS, STAT_COURTESANS, forget_country_places,
-                                      forget_majority)
+from sim.heads_of_state.state import (COURTESAN, N_ATTRIBUTES, N_RANKS, STAT_COURTESANS, STAT_COURTESANS_FOR_HELD,
+                                      forget_country_places, forget_majority)
 
 
 @game_kernel
@@ -119,6 +119,8 @@ def place_noble(state, data, context, player, box, rank, replaced):
     trace(context.counters, context.trace, EV_RAISE, player, box, rank)
     if replaced >= 0:
         state.stats[player, STAT_COURTESANS] += 1
+        if state.hand[player, replaced] > 0:      # Q14: in place of an attribute card the seat holds
+            state.stats[player, STAT_COURTESANS_FOR_HELD] += 1
         trace(context.counters, context.trace, EV_COURTESAN, player, replaced, rank)
     if state.cards_left[rank] > 0:                    # step 3 (the 11th noble gets no card)
         state.cards_left[rank] -= 1

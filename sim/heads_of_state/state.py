@@ -73,11 +73,13 @@ N_ROUNDS = 3
 (STAT_COURTESANS, STAT_DISCARD_TURN_CHAR, STAT_DISCARD_TURN_BETRAYAL, STAT_DISCARD_ROUND_CHAR,
  STAT_DISCARD_ROUND_BETRAYAL, STAT_KILLS, STAT_TILE_STARVED,
  # issue 41: how often a seat took an option restricted play switches off (landscape inventory)
- STAT_CAPITAL_PLAYS, STAT_ASSASSINATIONS, STAT_BLIND_BETRAYAL_DRAWS) = range(10)
+ STAT_CAPITAL_PLAYS, STAT_ASSASSINATIONS, STAT_BLIND_BETRAYAL_DRAWS, STAT_BOXES_LEFT_EMPTY_BY_CHOICE,
+ STAT_COURTESANS_FOR_HELD) = range(12)
 STAT_NAMES = ("courtesans_used", "discards_turn_end_character", "discards_turn_end_betrayal",
               "discards_round_change_character", "discards_round_change_betrayal", "kills",
-              "tile_starved_turns", "capital_betrayal_plays", "assassination_attempts", "blind_betrayal_draws")
-N_STATS = 10
+              "tile_starved_turns", "capital_betrayal_plays", "assassination_attempts", "blind_betrayal_draws",
+              "boxes_left_empty_by_choice", "courtesans_for_held_attributes")
+N_STATS = 12
 
 # --- option codes / steps at which the revolution card can appear (games table) -----------------
 OPT_FIRST_TURN, OPT_1A, OPT_1B, OPT_2 = range(4)

@@ -128,6 +128,9 @@ STAT_MEANINGS = {
     "capital_betrayal_plays": "betrayal plays on a noble in a capital (§4.4 step 2)",
     "assassination_attempts": "betrayal plays with an assassin, i.e. bag draws (§4.4 steps 2-3; a Q9 mixed play too)",
     "blind_betrayal_draws": "betrayal cards drawn from the deck while the betrayal display showed one (§4.4 step 1)",
+    "boxes_left_empty_by_choice": "boxes a kill of this seat vacated that it left empty though it could have refilled "
+                                  "them (§4.4 step 3; deferred refills, Q8: a stop with a refill listed)",
+    "courtesans_for_held_attributes": "courtesans this seat paid in place of an attribute card it held (§4.3 step 1, Q14)",
 }
 
 

@@ -24,7 +24,7 @@ from sim.louis_xiv.rules import (CONDE_ANY_COURTIER, CONDE_LATER_COURTIERS, COND
                                  TIED_SECOND_UNDER_LOUIS)
 from sim.louis_xiv.state import (BRIBE_GOLD, BRIBES, COATS_FROM_GIFTS, CROWNS_FROM_LOUIS, GAME_INDEX,
                                  GIFTS_RECEIVED, IMAGINARY_ACTIVE, INTRIGUE_PLAYED, LOUIS_COURTIER,
-                                 N_PLAYERS, ROUND, seat_order, trace_event)
+                                 MAINTENON_MARKERS_PLACED, N_PLAYERS, ROUND, seat_order, trace_event)
 from strategies.louis_xiv.decide import (choose_bribe, choose_courtier_for_marker, choose_courtier_for_marker_among,
                                   choose_intrigue, choose_maintenon_count, choose_once_first)
 
@@ -394,6 +394,7 @@ def place_maintenon_markers(state, data, rules, player, courtier, family, params
         count = choose_maintenon_count(state, data, player, maximum, family, params)
     from_own = max(0, count - state.general_supply[player])
     placed = place_from_general(state, player, data.gift_place_on[courtier], count)
+    state.stats[player, MAINTENON_MARKERS_PLACED] += placed
     trace_event(state, E.MAINTENON, player, data.gift_place_on[courtier], placed, from_own, 0, 0, 0)
 
 

@@ -9,8 +9,8 @@ from sim.louis_xiv.components import (ability_used, draw_coats, draw_influence_c
 from sim.louis_xiv.data import INFLUENCE_HAND
 from sim.louis_xiv.decisions import INCOME_GOLD_AND_MARKER, INCOME_TWO_GOLD, ORDER_BITS, ORDER_MASK
 from sim.louis_xiv.rules import THREE_PLAYER_COMPENSATION
-from sim.louis_xiv.state import (COATS_FROM_MISSIONS, LOUIS_COURTIER, N_PLAYERS, ROUND, TRACE_ON, seat_order,
-                                 trace_event)
+from sim.louis_xiv.state import (COATS_FROM_MISSIONS, DB_MARKERS3_MARKERS, INCOME_TWO_GOLD_TAKEN, LOUIS_COURTIER,
+                                 N_PLAYERS, ROUND, TRACE_ON, seat_order, trace_event)
 from strategies.louis_xiv.decide import (choose_income, choose_markers_to_retrieve, choose_resources_order,
                                   use_optional_ability)
 
@@ -81,6 +81,7 @@ def use_resources_ability(state, data, rules, player, ability, family, params):
         else:
             retrieve_markers(state, player, 2)
         ability_used(state, player, C.B_INCOME, choice)
+        state.stats[player, INCOME_TWO_GOLD_TAKEN + choice] += 1    # the choices' counters follow INCOME_* order
     elif ability == C.B_COAT:
         draw_coats(state, rules, player, 1, COATS_FROM_MISSIONS)
         ability_used(state, player, C.B_COAT, 1)
@@ -88,6 +89,7 @@ def use_resources_ability(state, data, rules, player, ability, family, params):
         count = choose_markers_to_retrieve(state, data, player, 3, family, params)
         moved = retrieve_markers(state, player, count)
         ability_used(state, player, C.DB_MARKERS3, moved)
+        state.stats[player, DB_MARKERS3_MARKERS] += moved
     elif ability == C.DB_GOLD3:
         gain_gold(state, data, rules, player, 3)
         ability_used(state, player, C.DB_GOLD3, 3)

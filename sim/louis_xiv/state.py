@@ -38,12 +38,17 @@ STAT_FIELDS = (
     "coats_from_conversion", "coats_from_majority", "gold_spent_skip", "gold_spent_tokenswap",
     "influence_turns", "place_turns", "retrieve_turns", "markers_placed", "markers_retrieved",
     "tokens_gained", "crowns_as_wildcard",
+    # issue 41: the takes of options restricted play switches off that no column counted
+    "income_two_gold", "income_gold_and_marker", "income_two_markers", "db_markers3_markers",
+    "maintenon_markers_placed",
 )
 (INTRIGUE_OBTAINED, INTRIGUE_PLAYED, BRIBES, BRIBE_GOLD, CROWNS_FROM_LOUIS,
  GIFTS_RECEIVED, COATS_FROM_GIFTS, COATS_FROM_MISSIONS, COATS_FROM_TOKEN_CAP,
  COATS_FROM_CONVERSION, COATS_FROM_MAJORITY, GOLD_SPENT_SKIP, GOLD_SPENT_TOKENSWAP,
  INFLUENCE_TURNS, PLACE_TURNS, RETRIEVE_TURNS, MARKERS_PLACED, MARKERS_RETRIEVED,
- TOKENS_GAINED, CROWNS_AS_WILDCARD) = range(len(STAT_FIELDS))
+ TOKENS_GAINED, CROWNS_AS_WILDCARD,
+ INCOME_TWO_GOLD_TAKEN, INCOME_GOLD_AND_MARKER_TAKEN, INCOME_TWO_MARKERS_TAKEN, DB_MARKERS3_MARKERS,
+ MAINTENON_MARKERS_PLACED) = range(len(STAT_FIELDS))
 N_STATS = len(STAT_FIELDS)
 
 # A counterfactual request and what it found, in ``state.counterfactual`` (sim/louis_xiv/

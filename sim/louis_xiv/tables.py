@@ -86,6 +86,11 @@ STAT_MEANINGS = {
     "place_turns": "turns that placed markers", "retrieve_turns": "turns that took markers back",
     "markers_placed": "markers placed on courtiers", "markers_retrieved": "markers taken back",
     "tokens_gained": "mission tokens gained", "crowns_as_wildcard": "crowns spent as a wildcard token",
+    "income_two_gold": "B-INCOME incomes taken as 2 gold (§6)",
+    "income_gold_and_marker": "B-INCOME incomes taken as 1 gold and 1 marker general -> own (§6)",
+    "income_two_markers": "B-INCOME incomes taken as 2 markers general -> own (§6)",
+    "db_markers3_markers": "markers DB-MARKERS3 moved from the general to the own supply (§6; 0 when declined)",
+    "maintenon_markers_placed": "markers Maintenon's gift put on her named courtier (§5 gift 8 (a); 0 when declined)",
 }
 
 
