@@ -12,7 +12,7 @@ from sim.core.kernels import game_kernel, inline_game_kernel
 
 from sim.louis_xiv import tables as R
 from sim.louis_xiv.state import (GAME_INDEX, LAST_ROWS_A_TURN, N_PLAYERS, ROUND, STANDING_ROWS, STANDINGS_ON,
-                                 influence_turns_played, provisional_score)
+                                 influence_turns_played, missions_completed, provisional_score_given)
 from strategies.louis_xiv.position import position_value_given_score
 
 NOT_A_TURN = -1   # acting_seat of the rows after a round's end phases and after §7
@@ -91,9 +91,10 @@ def write_position(state, row, acting_seat):
 @game_kernel
 def write_valued_standing(state, data, row, seat):
     """The seat's score so far and the search bot's position value (its default parameters)."""
-    score = provisional_score(state, data, seat)
+    missions = missions_completed(state, seat)     # counted once for the score and the value
+    score = provisional_score_given(state, data, seat, missions)
     write_standing(state, row, seat, score,
-                   position_value_given_score(state, data, seat, state.standing_parameters, score))
+                   position_value_given_score(state, data, seat, state.standing_parameters, score, missions))
 
 
 @game_kernel

@@ -266,5 +266,11 @@ def missions_completed(state, player):
 @inline_game_kernel
 def provisional_score(state, data, player):
     """Coats and completed missions so far (the standing recorded after each round)."""
-    return (state.coats[player].sum() * data.numbers[POINTS_PER_COAT]
-            + missions_completed(state, player) * data.numbers[POINTS_PER_MISSION])
+    return provisional_score_given(state, data, player, missions_completed(state, player))
+
+
+@inline_game_kernel
+def provisional_score_given(state, data, player, missions):
+    """``provisional_score`` of a player with ``missions`` completed missions (counted by the
+    caller, who needs them again: the standings table's position value)."""
+    return state.coats[player].sum() * data.numbers[POINTS_PER_COAT] + missions * data.numbers[POINTS_PER_MISSION]

@@ -40,12 +40,14 @@ def best_turn_option(state, data, rules, player, moves, gains, retrieve_worth, f
                            skip_score, swap_score)
 
 
-@game_kernel
+@inline_game_kernel
 def enumerate_turn_options(state, data, rules, player, moves, keep_best, gains, retrieve_worth, four_score,
                            skip_score, swap_score):
     """Every legal turn, in the listing order; with ``keep_best`` only the best is written (row
     0), and placements that cannot beat it are not looked at (``extension_bounds``). Returns the
-    number of options (listing only)."""
+    number of options (listing only). Inlined into its two callers, which pass ``keep_best`` as
+    a constant: each gets a copy specialised to its use (a called kernel is a weak symbol, whose
+    arguments the compiler does not fold even where every caller passes the same constant)."""
     n_moves = 0
     best = NO_SCORE
     own = state.own_supply[player]
@@ -135,7 +137,7 @@ def add_path(moves, n_moves, best, keep_best, score, kind, card, length, t1, c1,
 BOUND_MARGIN = 1e-9
 
 
-@game_kernel
+@inline_game_kernel
 def extension_bounds(gains, keep_best, reach):
     """reach[r] (r = 1..3): at least the score that extending a placement path by further steps
     with at most r more markers can add (each step c >= 1 markers on some courtier adds at most

@@ -423,26 +423,32 @@ def courtier_holding_gains_uncertain(state, data, player, courtier, mine, others
     (Louis XIV, threshold side, race for most) picked once instead of all three computed for
     every count (the same expressions as ``holding_value_at_chance``, so the same numbers)."""
     side = state.side[courtier]
-    mode = data.courtier_mode[courtier, side]
-    printed = data.courtier_value[courtier, side]
+    uncertain_gains_of_case(data.courtier_mode[courtier, side], data.courtier_value[courtier, side],
+                            courtier == state.game[LOUIS_COURTIER], mine, others, gift, params[CHANCE_LEAD],
+                            params[CHANCE_LEAD_STEP], params[CHANCE_TIE], params[VALUE_MARKER], params[VALUE_GOLD],
+                            params[VALUE_CROWN] * params[LOUIS_AGGRESSION], row, width)
+
+
+@inline_game_kernel
+def uncertain_gains_of_case(mode, printed, louis, mine, others, gift, chance_lead, chance_lead_step, chance_tie,
+                            value_marker, value_gold, crown_bonus, row, width):
+    """``courtier_holding_gains_uncertain`` of a courtier whose side's ``mode`` and ``printed``
+    number and whether it is Louis XIV's are known, with the parameters as scalars (a caller
+    that refreshes several courtiers reads them once: read here, they were read again after
+    every store into the gains, which numba cannot prove is another array)."""
     row[0] = 0.0
-    if mode == C.THRESHOLD_MODE and courtier != state.game[LOUIS_COURTIER]:
+    if mode == C.THRESHOLD_MODE and not louis:
         threshold_holding_gains(mine, printed, gift, row, width)
         return
-    chance_lead = params[CHANCE_LEAD]
-    chance_lead_step = params[CHANCE_LEAD_STEP]
-    chance_tie = params[CHANCE_TIE]
-    value_marker = params[VALUE_MARKER]
     lead = mine - others
     chance = win_chance_uncertain(lead, chance_lead, chance_lead_step, chance_tie)
-    if courtier == state.game[LOUIS_COURTIER]:
-        crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
+    if louis:
         base = louis_holding_value(chance, mine, gift, value_marker, crown_bonus) if mine > 0 else 0.0
         for extra in range(1, width):
             chance = win_chance_uncertain(lead + extra, chance_lead, chance_lead_step, chance_tie)
             row[extra] = louis_holding_value(chance, mine + extra, gift, value_marker, crown_bonus) - base
         return
-    fallback = majority_fallback(mode, printed, gift, params[VALUE_GOLD])
+    fallback = majority_fallback(mode, printed, gift, value_gold)
     base = majority_holding_value(chance, mine, gift, value_marker, fallback) if mine > 0 else 0.0
     for extra in range(1, width):
         chance = win_chance_uncertain(lead + extra, chance_lead, chance_lead_step, chance_tie)
@@ -549,13 +555,37 @@ def phase_influence_gains(state, data, player, params):
         certainty = lead_certainty(others_turns_left(state, player), state.game[N_PLAYERS], safety)
         add_influence_noise_at_certainty(state, player, params, kept, slopes, certainty, state.scratch_gains,
                                          longest)
+    elif longest == 3:
+        # without DB-PLACE4 (most turns) the counts of markers are a constant, 1..3: the loops
+        # over them unroll (the same numbers)
+        refresh_uncertain_gains(state, data, player, params, stale, n_stale, gifts, kept, kept_for, 3)
     else:
-        for index in range(n_stale):
-            courtier = stale[index]
-            courtier_holding_gains_uncertain(state, data, player, courtier, kept_for[courtier, 0],
-                                             kept_for[courtier, 1], gifts[courtier], params, kept[courtier],
-                                             longest + 1)
-        add_influence_noise(state, player, params, kept, state.scratch_gains, longest)
+        refresh_uncertain_gains(state, data, player, params, stale, n_stale, gifts, kept, kept_for, longest)
+
+
+@inline_game_kernel
+def refresh_uncertain_gains(state, data, player, params, stale, n_stale, gifts, kept, kept_for, longest):
+    """``phase_influence_gains`` at certainty 0: the ``stale`` courtiers' gains recomputed into
+    ``kept`` (``courtier_holding_gains_uncertain``, with what stays the same through the turn
+    read once), then all of them with the noise into ``state.scratch_gains``."""
+    sides = state.side
+    modes = data.courtier_mode
+    printed_numbers = data.courtier_value
+    louis_courtier = state.game[LOUIS_COURTIER]
+    chance_lead = params[CHANCE_LEAD]
+    chance_lead_step = params[CHANCE_LEAD_STEP]
+    chance_tie = params[CHANCE_TIE]
+    value_marker = params[VALUE_MARKER]
+    value_gold = params[VALUE_GOLD]
+    crown_bonus = params[VALUE_CROWN] * params[LOUIS_AGGRESSION]
+    for index in range(n_stale):
+        courtier = stale[index]
+        side = sides[courtier]
+        uncertain_gains_of_case(modes[courtier, side], printed_numbers[courtier, side], courtier == louis_courtier,
+                                kept_for[courtier, 0], kept_for[courtier, 1], gifts[courtier], chance_lead,
+                                chance_lead_step, chance_tie, value_marker, value_gold, crown_bonus, kept[courtier],
+                                longest + 1)
+    add_noise_to_gains(state, player, params, kept, state.scratch_gains, longest)
 
 
 @game_kernel
@@ -690,6 +720,12 @@ def add_influence_noise(state, player, params, exact, gains, longest):
     """gains = ``exact`` plus the same random jitter on every gain of a courtier (one draw per
     courtier, all drawn first: the draws are independent hashes of the stream counter,
     computed side by side); ``exact`` may be ``gains`` itself."""
+    add_noise_to_gains(state, player, params, exact, gains, longest)
+
+
+@inline_game_kernel
+def add_noise_to_gains(state, player, params, exact, gains, longest):
+    """``add_influence_noise``, inlined where ``longest`` is a constant."""
     noise = params[NOISE]
     if noise > 0.0:
         jitter = state.scratch_jitter

@@ -8,7 +8,7 @@ one evaluation, used by both.
 from sim.core.kernels import game_kernel, inline_game_kernel
 from sim.louis_xiv import constants as C
 from sim.louis_xiv.data import ROUNDS
-from sim.louis_xiv.state import ROUND, missions_completed, provisional_score
+from sim.louis_xiv.state import ROUND, missions_completed, provisional_score_given
 from strategies.louis_xiv.greedy import needed_tokens, token_value_given
 from strategies.louis_xiv.parameters import (HELD_WEIGHT, STOP_VALUE_COURTIER_MARKER, STOP_VALUE_CROWN,
                                              STOP_VALUE_GOLD, STOP_VALUE_INFLUENCE_CARD, STOP_VALUE_INTRIGUE_CARD,
@@ -22,17 +22,28 @@ def position_value(state, data, player, params):
     """What a rollout that stops before the end of the game counts for a player (module
     docstring): his standing, plus the stop values of what he holds, plus ``held_weight`` times
     the greedy's valuation of it."""
-    return position_value_given_score(state, data, player, params, provisional_score(state, data, player))
+    missions = missions_completed(state, player)
+    score = provisional_score_given(state, data, player, missions)
+    return position_value_given_score(state, data, player, params, score, missions)
 
 
 @game_kernel
-def position_value_given_score(state, data, player, params, score):
-    """``position_value`` of a player whose standing ``score`` is already counted (the standings
-    table records both). What he holds is counted once for both valuations."""
+def position_value_given_score(state, data, player, params, score, missions):
+    """``position_value`` of a player whose standing ``score`` and completed ``missions`` are
+    already counted (the standings table records the standing too). What he holds is counted
+    once for both valuations."""
     markers_on_courtiers, intrigue_cards, influence_cards = held_cards_and_markers(state, player)
-    return (score + stop_valuation(state, data, player, params, markers_on_courtiers, intrigue_cards, influence_cards)
-            + params[HELD_WEIGHT] * greedy_valuation(state, data, player, params, markers_on_courtiers,
-                                                     intrigue_cards, influence_cards))
+    standing_and_stop = score + stop_valuation(state, data, player, params, missions, markers_on_courtiers,
+                                               intrigue_cards, influence_cards)
+    held_weight = params[HELD_WEIGHT]
+    if held_weight == 0.0:
+        # the default (and the standings table's): 0 x the finite greedy valuation is +-0.0,
+        # and adding +-0.0 leaves any sum but -0.0 as it is (this one starts from an integer
+        # standing, never -0.0): the same number without the valuation, the costlier half (a
+        # walk of the mission hand); tests/louis_xiv/test_position_value.py checks it
+        return standing_and_stop
+    return standing_and_stop + held_weight * greedy_valuation(state, data, player, params, markers_on_courtiers,
+                                                              intrigue_cards, influence_cards)
 
 
 @inline_game_kernel
@@ -51,7 +62,7 @@ def held_cards_and_markers(state, player):
 
 
 @inline_game_kernel
-def stop_valuation(state, data, player, params, markers_on_courtiers, intrigue_cards, influence_cards):
+def stop_valuation(state, data, player, params, missions, markers_on_courtiers, intrigue_cards, influence_cards):
     """The ``stop_value_*`` parameters times what the player holds: markers in his own supply (a
     marker in the general supply counts 0) and on courtiers, gold, intrigue and influence cards,
     crowns, other tokens, and each played mission card's ability for every round still to play."""
@@ -67,7 +78,7 @@ def stop_valuation(state, data, player, params, markers_on_courtiers, intrigue_c
         tokens += state.tokens[player, kind]
     value += (tokens - crowns) * params[STOP_VALUE_TOKEN]
     rounds_left = data.numbers[ROUNDS] - state.game[ROUND]
-    value += missions_completed(state, player) * rounds_left * params[STOP_VALUE_MISSION_ABILITY]
+    value += missions * rounds_left * params[STOP_VALUE_MISSION_ABILITY]
     return value
 
 

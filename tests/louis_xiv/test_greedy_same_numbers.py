@@ -11,8 +11,8 @@ from sim.louis_xiv.data import ROUNDS
 from sim.louis_xiv.state import LOUIS_COURTIER, ROUND
 from strategies.louis_xiv import PARAMETER_INDEX, resolve_bot
 from strategies.louis_xiv.greedy import (FIRST_NEEDED, SECOND_NEEDED, bot_needed_tokens, courtier_holding_gains,
-                                         deck_payability, holding_value_at_chance, needed_tokens, tokens_short,
-                                         win_chance)
+                                         deck_payability, holding_value_at_chance, needed_tokens,
+                                         phase_influence_gains, prepare_gift_values, tokens_short, win_chance)
 
 REPETITIONS = 2000
 
@@ -125,3 +125,45 @@ def test_holding_gains_are_the_differences_of_the_holding_value_at_the_chance_of
                                            * params[PARAMETER_INDEX["louis_aggression"]])
         expected = [0.0] + [worth(mine + extra) - worth(mine) for extra in range(1, 5)]
         assert list(row) == expected, (mode, louis, mine, others)
+
+
+@pytest.mark.parametrize("place_four", [False, True])
+def test_the_gains_kept_through_a_phase_are_the_differences_of_the_holding_value_at_each_lead(setup, fresh_state,
+                                                                                            place_four):
+    """The influence phase's gains (phase_influence_gains: only the courtiers whose markers
+    changed recomputed, the turn's constants read once, the counts a constant without DB-PLACE4)
+    are the differences of holding_value_at_chance at win_chance's chance of each lead, to the
+    last bit, turn after turn, up to the turn's longest placement (3, or 4 with DB-PLACE4)."""
+    generator = np.random.default_rng(21 if place_four else 22)
+    data = setup.data
+    state = fresh_state(4)
+    params = resolve_bot("greedy", {"noise": 0.0}).params
+    index = {name: params[PARAMETER_INDEX[name]] for name in PARAMETER_INDEX}
+    longest = 4 if place_four else 3
+    for _ in range(REPETITIONS // 20):
+        state.side[:] = generator.integers(0, 2, C.N_COURTIERS)
+        state.game[LOUIS_COURTIER] = generator.integers(0, 4) if generator.random() < 0.7 else -1
+        state.uses_left[0, C.DB_PLACE4] = 1 if place_four else 0
+        state.markers[:, :4] = generator.integers(0, 4, (C.N_COURTIERS, 4))
+        prepare_gift_values(state, data, 0, params)
+        for _turn in range(6):
+            # a turn places or takes back a few markers: some courtiers change, most do not
+            for courtier in generator.choice(C.N_COURTIERS, 2, replace=False):
+                state.markers[courtier, generator.integers(0, 4)] = generator.integers(0, 4)
+            phase_influence_gains(state, data, 0, params)
+            for courtier in range(C.N_COURTIERS):
+                mine = state.markers[courtier, 0]
+                others = state.markers[courtier, 1:4].max()
+                side = state.side[courtier]
+                mode, printed = data.courtier_mode[courtier, side], data.courtier_value[courtier, side]
+                louis = courtier == state.game[LOUIS_COURTIER]
+                gift = state.phase_gifts[0, courtier]
+
+                def worth(count):
+                    chance = win_chance(count - others, index["chance_lead"], index["chance_lead_step"],
+                                        index["chance_tie"], 0.0)
+                    return holding_value_at_chance(chance, count, mode, printed, louis, gift, index["value_marker"],
+                                                   index["value_gold"],
+                                                   index["value_crown"] * index["louis_aggression"])
+                expected = [0.0] + [worth(mine + extra) - worth(mine) for extra in range(1, longest + 1)]
+                assert list(state.scratch_gains[courtier, :longest + 1]) == expected, (mode, louis, mine, others)
