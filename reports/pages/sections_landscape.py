@@ -78,11 +78,25 @@ def options_figure(store: plots.FigureStore, tables: dict[str, pd.DataFrame]):
                      table_rows=60)
 
 
+def exploitable_warnings(tables: dict[str, pd.DataFrame]) -> dict[int, str]:
+    """Per player count whose tuned bot the exploit check found exploitable: the warning shown
+    next to the verdicts that rest on it (issue 41: the report says so beside them)."""
+    exploit = tables["exploit"]
+    if not len(exploit) or "exploitable" not in exploit.columns:
+        return {}
+    return {int(row.n_players): (f"Caution: at {int(row.n_players)} players these verdicts rest on {row.exploited}, which "
+                                 f"a bot tuned against it beats by {100 * row.gain:+.1f} points (the exploit check below).")
+            for row in exploit.itertuples() if bool(row.exploitable)}
+
+
 def equilibrium_section(tables: dict[str, pd.DataFrame]) -> Section:
     bullets = []
+    warnings = exploitable_warnings(tables)
     for _, verdict in tables["verdicts"].iterrows():
         count = int(verdict["n_players"])
         bullets.append(str(verdict["sentence"]))
+        if count in warnings:
+            bullets.append(warnings[count])
         rows = tables["equilibrium"][tables["equilibrium"]["n_players"] == count].sort_values("rating", ascending=False)
         bullets += [f"{count} players · {row.strategy}: mass {row.mass:.2f} [{row.mass_low:.2f}, {row.mass_high:.2f}], "
                     f"rating {100 * row.rating:+.1f} points [{100 * row.low:+.1f}, {100 * row.high:+.1f}]"
@@ -96,7 +110,9 @@ def equilibrium_section(tables: dict[str, pd.DataFrame]) -> Section:
 
 def options_section(tables: dict[str, pd.DataFrame]) -> Section:
     options = tables["options"]
-    bullets = list(options.sort_values(["decision", "n_players"])["sentence"]) if len(options) else []
+    warnings = exploitable_warnings(tables)
+    bullets = [warnings[count] for count in sorted(warnings) if count in set(options.get("n_players", []))]
+    bullets += list(options.sort_values(["decision", "n_players"])["sentence"]) if len(options) else []
     return Section("Which rules matter?", "options", paragraphs=[
         "Restricted play (Jaffe et al. 2012): the tuned bot with one option switched off plays one seat against "
         "the unrestricted tuned bot, on the same games as the tuned bot's mirror games (common random numbers). "

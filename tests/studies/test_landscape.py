@@ -118,3 +118,22 @@ def test_a_comparison_shows_a_variant_that_changes_how_often_an_option_is_used(t
     assert uses["games"] >= 400 and uses["verdict"] == "real" and uses["high"] < 0, uses
     assert set(table["metric"]) >= {f"option_uses:{option.id}" for option in load_options("louis-xiv").options
                                     if option.counted}
+
+
+def test_the_page_warns_next_to_the_verdicts_that_rest_on_an_exploitable_bot():
+    """A player count whose tuned bot the exploit check beats by more than 5 points gets a caution
+    beside its equilibrium verdict and its option values; the other counts get none."""
+    import pandas as pd
+
+    from reports.pages import sections_landscape
+
+    exploit = pd.DataFrame([landscape.exploit_row(3, "tuned_3p", 0.45, 0.43, 0.47, 4000, 50),
+                            landscape.exploit_row(4, "tuned_4p", 0.25, 0.23, 0.27, 4000, 50)])
+    verdicts = pd.DataFrame({"n_players": [3, 4], "sentence": ["three", "four"]})
+    equilibrium = pd.DataFrame(columns=["n_players", "strategy", "mass", "mass_low", "mass_high", "rating", "low",
+                                        "high"])
+    options = pd.DataFrame({"n_players": [3, 4], "decision": ["x", "x"], "sentence": ["x at 3", "x at 4"]})
+    tables = {"exploit": exploit, "verdicts": verdicts, "equilibrium": equilibrium, "options": options}
+    for section in (sections_landscape.equilibrium_section(tables), sections_landscape.options_section(tables)):
+        cautions = [bullet for bullet in section.bullets if bullet.startswith("Caution")]
+        assert len(cautions) == 1 and "at 3 players" in cautions[0] and "+11.7 points" in cautions[0]
