@@ -63,3 +63,16 @@ def study_command(kind: str, files: dict[str, Path], out: Path, other: bool) -> 
     assert kind == "tune-bot"
     return ["tune-bot", "louis-xiv", "--players", "2", "--against", "random", "--budget", "60",
             "--games-per-trial", "20", "--batch", "2", "--seed", seed, "--out", str(out)]
+
+
+def assert_resumed_sweep_plays_nothing_again(plan, directory: str, record_file: str, logged_words: str) -> None:
+    """Run a finished sweep again: the record of the analysis each cell's run got (``RUN/directory/
+    record_file``) is not written again, and nothing logs ``logged_words`` (e.g. "kingmaking of")."""
+    from sim.studies import sweep
+
+    records = [cell.directory(plan.out_dir) / "run" / directory / record_file for cell in plan.cells]
+    before = [record.stat().st_mtime_ns for record in records]
+    logged = []
+    sweep.run_sweep(plan, log=logged.append, progress=False, report=False)
+    assert [record.stat().st_mtime_ns for record in records] == before
+    assert not any(logged_words in message for message in logged)

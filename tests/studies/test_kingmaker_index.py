@@ -13,6 +13,7 @@ from scipy import stats as scipy_stats
 from reports.analysis import paired_metrics, targets
 from sim.core.engine import ConfigError
 from sim.core.experiments import prepare_experiment
+from study_files import assert_resumed_sweep_plays_nothing_again
 from sim.studies import cells, compare, kingmaking as km, sweep, tune_rules
 
 from .test_kingmaking import KingmakerEngine, games_of, out_of_contention, played_by, turns_of
@@ -272,12 +273,7 @@ def test_a_sweep_cell_asking_for_kingmaking_has_the_kingmaker_index_paired_with_
 
 
 def test_a_resumed_sweep_does_not_play_a_kingmaking_again(swept):
-    records = [cell.directory(swept.out_dir) / "run" / km.DIRECTORY / km.RECORD_FILE for cell in swept.cells]
-    before = [record.stat().st_mtime_ns for record in records]
-    logged = []
-    sweep.run_sweep(swept, log=logged.append, progress=False, report=False)
-    assert [record.stat().st_mtime_ns for record in records] == before
-    assert not any("kingmaking of" in message for message in logged)
+    assert_resumed_sweep_plays_nothing_again(swept, km.DIRECTORY, km.RECORD_FILE, "kingmaking of")
 
 
 def test_a_kingmaking_of_an_earlier_run_in_the_directory_is_not_read(swept, tmp_path):

@@ -14,6 +14,7 @@ from reports.analysis import landscape_metrics as lm
 from reports.analysis import targets
 from sim.core.engine import ConfigError
 from sim.core.experiments import prepare_experiment
+from study_files import assert_resumed_sweep_plays_nothing_again
 from sim.studies import cells, compare, sweep, tune_rules
 
 START = {"cell": "cell-001", "pool": "pool"}
@@ -219,12 +220,7 @@ def test_a_sweep_cell_asking_for_the_landscape_has_its_figures_as_metrics_and_ta
 
 
 def test_a_resumed_sweep_does_not_play_a_landscape_again(swept):
-    records = [cell.directory(swept.out_dir) / "run" / lm.DIRECTORY / lm.RECORD_FILE for cell in swept.cells]
-    before = [record.stat().st_mtime_ns for record in records]
-    logged = []
-    sweep.run_sweep(swept, log=logged.append, progress=False, report=False)
-    assert [record.stat().st_mtime_ns for record in records] == before
-    assert not any("landscape of" in message for message in logged)
+    assert_resumed_sweep_plays_nothing_again(swept, lm.DIRECTORY, lm.RECORD_FILE, "landscape of")
 
 
 def test_a_small_compare_pairs_each_options_value_game_by_game(tmp_path):
