@@ -379,8 +379,12 @@ def test_every_shipped_sweep_plays_at_a_tiny_budget_and_its_report_renders_in_ch
     pytest.importorskip("playwright.sync_api", reason="python playwright is not installed")
     from courtsim_runs import courtsim
     courtsim("sweep", sweep, "--games-per-matchup", "20", "--jobs", "1", "--out", str(tmp_path / sweep))
-    table = pl.read_parquet(tmp_path / sweep / "sweep.parquet").filter(pl.col("unit") == "rate")
+    rates = pl.read_parquet(tmp_path / sweep / "sweep.parquet").filter(pl.col("unit") == "rate")
+    # an option's value (the landscape's option_value:<id>) is a difference of shares: -1 to 1
+    signed = pl.col("metric").str.starts_with("option_value:")
+    table, differences = rates.filter(~signed), rates.filter(signed)
     assert table.height > 0 and table["low"].min() >= 0 and table["high"].max() <= 1
+    assert differences.is_empty() or (differences["low"].min() >= -1 and differences["high"].max() <= 1)
     seen = view_in_chromium(tmp_path / sweep / "report.html")
     assert seen["errors"] == [] and seen["failed"] == []
     assert seen["title"].endswith("balance sweep") and len(seen["headlines"]) >= 2
