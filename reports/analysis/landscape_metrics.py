@@ -101,6 +101,13 @@ def played_landscape(run_dir: Path, identity: str) -> Path | None:
     return directory if recorded.get("run") == identity else None
 
 
+def played_landscape_of(run) -> Path | None:
+    """``played_landscape`` of a loaded run (reports.analysis.rundir.Run), by its identity."""
+    from reports.analysis.paired_metrics import run_identity   # paired_metrics reads this module
+
+    return played_landscape(run.path, run_identity(run))
+
+
 def option_components(directory: Path | None, n_players: int) -> tuple[pl.LazyFrame, list[Metric]] | None:
     """Per sampled game, each option's paired loss and sample indicator, and the options' metrics;
     None without option values at ``n_players``."""

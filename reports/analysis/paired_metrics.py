@@ -295,8 +295,7 @@ def per_game(run_dirs: list, n_players: int, bots: list[str]) -> tuple[pl.DataFr
         if kingmaking is not None:       # games outside the sample: 0 kingmade of 0 sampled (filled below)
             frame = frame.join(kingmaking, on="game_index", how="left")
             metrics = metrics + [KINGMAKER_INDEX]
-        options = landscape_metrics.option_components(
-            landscape_metrics.played_landscape(run.path, run_identity(run)), n_players)
+        options = landscape_metrics.option_components(landscape_metrics.played_landscape_of(run), n_players)
         if options is not None:          # a game outside the options' sample: 0 lost of 0 sampled
             frame = frame.join(options[0], on="game_index", how="left")
             metrics = metrics + options[1]

@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from reports.pages import toolkit, sections_common
-from reports.analysis import skill_ladder
+from reports.analysis import landscape_metrics, skill_ladder
 from reports.analysis.sensitivity_study import find_sensitivity_run
 from reports.pages import sections_game_arc, sections_landscape, sections_skill_ladder
 from reports.pages.plots import FigureStore
@@ -168,13 +168,6 @@ def record_report_files(files_dir: Path) -> None:
         record.write_text("".join(f"{line}\n" for line in [FILES_RECORD_HEADER, *names]), encoding="utf-8")
 
 
-def played_landscape(run) -> Path | None:
-    """RUN/landscape when the landscape of the run's rules was played for this very run."""
-    from reports.analysis import landscape_metrics, paired_metrics
-
-    return landscape_metrics.played_landscape(run.path, paired_metrics.run_identity(run))
-
-
 def build_report(run_dir: Path, output: Path, progress: bool = True, sensitivity: Path | None = None,
                  look_for_sensitivity: bool = False) -> Path:
     """Write ``output`` (HTML) and ``<output stem>_files/`` (one PNG and one CSV per figure).
@@ -214,7 +207,7 @@ def write_report(run, output: Path, store: FigureStore, progress: bool, started:
         steps.insert(2, ("skill ladder", lambda: [sections_skill_ladder.ladder_section(ctx, ladder)]))
     if run.has("standings"):   # the opt-in standings table: when are games decided? (issue 40)
         steps.append(("game arc", lambda: [sections_game_arc.game_arc_section(ctx, run)]))
-    landscape = played_landscape(run)
+    landscape = landscape_metrics.played_landscape_of(run)
     if landscape is not None:  # a study cell's run with the landscape of its rules (issue 41)
         steps.append(("strategy landscape", lambda: [sections_landscape.strategy_landscape_section(
             store, landscape, ctx.headlines)]))

@@ -304,26 +304,22 @@ def landscape_rows(run_dir: Path, n_players: int, start: dict, reference: tuple[
     """The cell's landscape figures that are not means of per-game values (the number of dead
     options, the meta-game's top mass and entropy: reports.analysis.landscape_metrics); with a
     ``reference`` cell, the change from its figure, without an interval (nothing pairs them)."""
-    from reports.analysis import landscape_metrics
+    from reports.analysis import landscape_metrics, rundir
 
-    found = landscape_metrics.meta_rows(played_landscape_of(run_dir), n_players)
+    def played(run: Path) -> Path | None:
+        return landscape_metrics.played_landscape_of(rundir.load_run(run))
+
+    found = landscape_metrics.meta_rows(played(run_dir), n_players)
     theirs = {}
     if reference is not None and reference[0] != start["cell"] and found:
         theirs = {row["metric"]: row["value"]
-                  for row in landscape_metrics.meta_rows(played_landscape_of(reference[1]), n_players)}
+                  for row in landscape_metrics.meta_rows(played(reference[1]), n_players)}
     rows = []
     for row in found:
         rows.append({**identity_row(start, None if reference is None else reference[0]), **row})
         if row["metric"] in theirs:
             rows[-1].update(reference_cell=reference[0], difference=row["value"] - theirs[row["metric"]])
     return rows
-
-
-def played_landscape_of(run_dir: Path) -> Path | None:
-    from reports.analysis import landscape_metrics, rundir
-
-    run = rundir.load_run(run_dir)
-    return landscape_metrics.played_landscape(run.path, paired_metrics.run_identity(run))
 
 
 def identity_row(start: dict, reference_name: str | None = None) -> dict:

@@ -400,7 +400,8 @@ def analyse(plan: LandscapePlan) -> Landscape:
         averaging = meta_game.nash_averaging(pl.concat(meta_seats), bootstrap=BOOTSTRAP, seed=plan.seed)
         equilibrium, verdicts = averaging.table, averaging.verdicts
     else:
-        equilibrium, verdicts = pd.DataFrame(columns=EQUILIBRIUM_COLUMNS), pd.DataFrame(columns=["n_players", "verdict"])
+        equilibrium, verdicts = (pd.DataFrame(columns=EQUILIBRIUM_COLUMNS),
+                                 pd.DataFrame(columns=["n_players", "verdict", "sentence"]))
     skill = pd.concat(skill_tables, ignore_index=True) if skill_tables else pd.DataFrame(
         columns=["n_players", "games", "luck_skill_index", "low", "high", "skill_chain", "steps", "sentence"])
     return Landscape(equilibrium, verdicts, pd.DataFrame(option_rows), skill,
